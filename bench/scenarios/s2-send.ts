@@ -1,0 +1,37 @@
+/**
+ * S2: POST /messages to a channel with 100 subscribers (a typical message: a mention, a link, an
+ * emoji), against Bstore: the same write transaction's SQL replayed through the driver.
+ */
+import type { Context } from "../lib/context.js";
+import type { Row } from "../lib/report.js";
+import { ROLES } from "../lib/seed.js";
+import { bstoreNote, bstoreText, loadParley, storeBaseline, type ApiRequest } from "./requests.js";
+
+export const TYPICAL_CONTENT =
+  "Hey @**User 7**, the deploy notes for build 1234 are at https://docs.example.com/deploys/2024-05 — can you take a look before standup? :thumbs_up:";
+
+export async function s2(ctx: Context): Promise<Row[]> {
+  const send: ApiRequest = {
+    method: "POST",
+    path: "/messages",
+    params: { type: "stream", to: ctx.org.hundred.name, topic: "bench", content: TYPICAL_CONTENT },
+    user: ctx.org.users[ROLES.sender],
+  };
+  const bstore = await storeBaseline(ctx, ctx.big, send, true);
+  const m = await loadParley(ctx, ctx.big, send);
+  const ratio = m.rps / bstore.rps;
+  return [
+    {
+      id: "S2",
+      rps: m.rps,
+      p50: m.p50,
+      p99: m.p99,
+      baseline: bstoreText(bstore),
+      ratio,
+      target: "≥ 0.40 × Bstore; p99 < 20 ms",
+      pass: ratio >= 0.4 && m.p99 < 20 && m.failed === 0,
+      note: bstoreNote(bstore, m),
+      load: m.load,
+    },
+  ];
+}

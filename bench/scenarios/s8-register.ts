@@ -1,0 +1,41 @@
+/** S8: POST /register (the full initial state) for a member of the 5,000-user, 500-channel org. */
+import type { Context } from "../lib/context.js";
+import { formatInt, type Row } from "../lib/report.js";
+import { ROLES } from "../lib/seed.js";
+import { loadParley, type ApiRequest } from "./requests.js";
+
+/** What a current mobile client declares (smaller payloads where the client allows it). */
+const CAPABILITIES = {
+  notification_settings_null: true,
+  bulk_message_deletion: true,
+  user_avatar_url_field_optional: true,
+  stream_typing_notifications: true,
+  user_settings_object: true,
+  empty_topic_name: true,
+  simplified_presence_events: true,
+};
+
+export async function s8(ctx: Context): Promise<Row[]> {
+  const register: ApiRequest = {
+    method: "POST",
+    path: "/register",
+    params: { apply_markdown: true, client_gravatar: true, slim_presence: true, client_capabilities: CAPABILITIES },
+    user: ctx.org.users[ROLES.registrant],
+  };
+  const m = await loadParley(ctx, ctx.big, register);
+  const { users, channels } = ctx.opts.sizes.shape;
+  return [
+    {
+      id: "S8",
+      rps: m.rps,
+      p50: m.p50,
+      p99: m.p99,
+      baseline: "-",
+      ratio: null,
+      target: "p50 < 50 ms",
+      pass: m.p50 < 50 && m.failed === 0,
+      note: `${formatInt(users)} users, ${channels} channels, every event type; Parley CPU ${m.cpuUs.toFixed(0)} µs/request; ${m.failed} failed`,
+      load: m.load,
+    },
+  ];
+}

@@ -1,0 +1,64 @@
+/**
+ * Archiving a channel (DELETE /streams/{stream_id}) and unarchiving it (PATCH is_archived=false,
+ * FL 388). An archived channel keeps its subscriptions and messages but leaves every list; it
+ * stops being a default channel and an announcements channel.
+ */
+import { accessChannelForAdministration } from "../access/channels.js";
+import type { AppDeps } from "../deps.js";
+import { ApiError } from "../errors.js";
+import { publishOnCommit } from "../events/bus.js";
+import { realmSetting, withRealmSetting } from "../lib/realm-settings.js";
+import { getChannelById, updateChannel } from "../store/channels.js";
+import { getActiveRealmUsers } from "../store/channel-audience.js";
+import type { Tx } from "../store/db.js";
+import { insertAuditLog, updateRealm } from "../store/realms.js";
+import { getSubscriberIds } from "../store/subscriptions.js";
+import type { ChannelRow, RealmRow, UserRow } from "../store/types.js";
+import { channelAudience } from "./channel-audience.js";
+import { channelPresenter } from "./channel-views.js";
+import { doSetDefaultChannel } from "./default-channels.js";
+
+/** The client capability under which archived channels stay in a client's lists (FL 315, 378). */
+export const ARCHIVED_CHANNELS = "archived_channels";
+
+/** Realm settings that name a channel; an archived channel is unset from them (-1 = none). */
+const CHANNEL_SETTINGS = [
+  "new_stream_announcements_stream_id",
+  "signup_announcements_stream_id",
+  "zulip_update_announcements_stream_id",
+  "moderation_request_channel_id",
+];
+
+export async function checkArchiveChannel(deps: AppDeps, tx: Tx, realm: RealmRow, user: UserRow, channelId: number): Promise<void> {
+  const { channel } = await accessChannelForAdministration(tx, user, channelId);
+  if (channel.deactivated) throw new ApiError("Channel is already deactivated");
+  const audience = [...(await channelAudience(tx, channel))];
+  await updateChannel(tx, channel.id, { deactivated: true });
+  await doSetDefaultChannel(deps, tx, realm, channel, false);
+  const unset = CHANNEL_SETTINGS.filter((key) => realmSetting(realm, key) === channel.id);
+  if (unset.length > 0) {
+    let settings = realm.settings;
+    for (const key of unset) settings = withRealmSetting({ settings }, key, undefined);
+    await updateRealm(tx, realm.id, { settings });
+    const users = await getActiveRealmUsers(tx, realm.id);
+    const data = Object.fromEntries(unset.map((key) => [key, -1]));
+    publishOnCommit(tx, deps.events, { type: "realm", op: "update_dict", property: "default", data }, users.map((u) => u.id));
+  }
+  await insertAuditLog(tx, { realm_id: realm.id, event_type: "channel_deactivated", event_time: deps.clock.now(), acting_user_id: user.id, modified_channel_id: channel.id });
+  const archived = (await getChannelById(tx, realm.id, channel.id)) as ChannelRow;
+  const presented = (await channelPresenter(tx, realm.id, [archived])).channel(archived);
+  // Clients that declared archived_channels keep the channel, marked archived (FL 378); the
+  // others drop it. `streams` (full objects) is what pre-FL-343 clients read; newer ones use `stream_ids`.
+  const update = { type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "is_archived", value: true };
+  publishOnCommit(tx, deps.events, { ...update, only_with: ARCHIVED_CHANNELS }, audience);
+  publishOnCommit(tx, deps.events, { type: "stream", op: "delete", streams: [presented], stream_ids: [channel.id], only_without: ARCHIVED_CHANNELS }, audience);
+}
+
+/** Whether PATCH is_archived=false has work to do; refuses channels that are not archived or could not be seen by anyone. */
+export async function checkUnarchive(tx: Tx, channel: ChannelRow): Promise<boolean> {
+  if (!channel.deactivated) throw new ApiError("Channel is not currently deactivated");
+  if (channel.invite_only && (await getSubscriberIds(tx, channel.recipient_id as number)).length === 0) {
+    throw new ApiError("Channel is private and have no subscribers");
+  }
+  return true;
+}

@@ -1,0 +1,87 @@
+/**
+ * Obtaining and rotating API keys (spec 4.10, 4.14, section 5; zulip-facts section h).
+ */
+import { jwtVerify } from "jose";
+import type { AppDeps } from "../deps.js";
+import {
+  ApiError,
+  authenticationFailed,
+  passwordAuthDisabled,
+  rateLimited,
+  realmDeactivated,
+  userDeactivated,
+} from "../errors.js";
+import { generateApiKey, hashPassword, verifyPassword } from "../lib/secrets.js";
+import { RATE_LIMIT_RULES, checkRate } from "../http/rate-limit.js";
+import { readTx, transaction } from "../store/db.js";
+import { insertAuditLog } from "../store/realms.js";
+import type { RealmRow, UserRow } from "../store/types.js";
+import { getUserByDeliveryEmail, updateUser } from "../store/users.js";
+
+/** A hash of nothing, verified against when the account is unknown so timing reveals nothing. */
+let decoyHash: Promise<string> | undefined;
+function decoy(): Promise<string> {
+  decoyHash ??= hashPassword("parley-decoy-password");
+  return decoyHash;
+}
+
+/** `POST /fetch_api_key`: email + password → the account's API key. */
+export async function checkFetchApiKey(deps: AppDeps, realm: RealmRow, username: string, password: string): Promise<UserRow> {
+  if (!realm.password_auth_enabled) throw passwordAuthDisabled();
+  if (realm.deactivated) throw realmDeactivated();
+  // authenticate_by_username: 5 failed attempts per 30 minutes per username (zulip-facts section c).
+  const limitKey = `auth:${realm.id}:${username.trim().toLowerCase()}`;
+  const rules = RATE_LIMIT_RULES.authenticate_by_username;
+  const now = deps.clock.now();
+  if (deps.rateLimiter) {
+    const d = await checkRate(deps.rateLimiter, limitKey, rules, now, false);
+    if (!d.allowed) throw rateLimited(d.retryAfter);
+  }
+  const user = await getUserByDeliveryEmail(readTx(deps.store), realm.id, username.trim());
+  const ok = await verifyPassword(user?.password_hash ?? (await decoy()), password);
+  if (!user || !ok || user.is_bot) {
+    if (deps.rateLimiter) await deps.rateLimiter.hit(limitKey, rules, now, true);
+    throw authenticationFailed();
+  }
+  if (!user.is_active) throw userDeactivated();
+  return user;
+}
+
+/**
+ * `POST /jwt/fetch_api_key`: a token signed with the realm's configured key whose payload carries
+ * an `email` claim (config JWT_AUTH_KEYS, keyed by subdomain).
+ */
+export async function checkJwtFetchApiKey(deps: AppDeps, realm: RealmRow, token: string): Promise<UserRow> {
+  const keyConfig = deps.config.jwtAuthKeys[realm.string_id];
+  if (!keyConfig) throw new ApiError("JWT authentication is not enabled for this organization", "BAD_REQUEST", 400);
+  if (realm.deactivated) throw realmDeactivated();
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, new TextEncoder().encode(keyConfig.key), { algorithms: keyConfig.algorithms }));
+  } catch {
+    throw new ApiError("Bad JSON web token", "BAD_REQUEST", 400);
+  }
+  if (typeof payload.email !== "string" || payload.email === "") {
+    throw new ApiError("No email specified in JSON web token payload", "BAD_REQUEST", 400);
+  }
+  const user = await getUserByDeliveryEmail(readTx(deps.store), realm.id, payload.email);
+  if (!user || user.is_bot) throw authenticationFailed();
+  if (!user.is_active) throw userDeactivated();
+  return user;
+}
+
+/** Replaces the user's API key; the old key stops working at once. */
+export async function doRegenerateApiKey(deps: AppDeps, user: UserRow): Promise<string> {
+  const apiKey = generateApiKey();
+  await transaction(deps.store, async (tx) => {
+    await updateUser(tx, user.id, { api_key: apiKey });
+    await insertAuditLog(tx, {
+      realm_id: user.realm_id,
+      event_type: "user_api_key_changed",
+      event_time: deps.clock.now(),
+      acting_user_id: user.id,
+      modified_user_id: user.id,
+    });
+  });
+  return apiKey;
+}

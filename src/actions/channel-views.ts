@@ -1,0 +1,108 @@
+/**
+ * Reads that present channels and subscriptions: GET /streams (Zulip's get_streams_for_user
+ * filters), GET /streams/{id}, its members, GET /users/me/subscriptions, a user's subscription
+ * status, and the objects that channel and subscription events carry.
+ */
+import { accessChannelById } from "../access/channels.js";
+import { accessUserById } from "../access/users.js";
+import { channelGroupIds, presentChannel, presentSubscription } from "../lib/present-channel.js";
+import { Membership } from "../policy/group-settings.js";
+import { canReadChannel, canSeeChannelMetadata } from "../policy/channels.js";
+import { isGuest } from "../policy/roles.js";
+import { getChannelsByIds, getDefaultChannelIds, listChannels } from "../store/channels.js";
+import type { Tx } from "../store/db.js";
+import { getGroupSettingValues, getSystemGroups } from "../store/groups.js";
+import { getSubscribedChannelIds, getSubscriberIds, getSubscriberIdsByRecipient, getUserChannelSubscriptions, isSubscribed } from "../store/subscriptions.js";
+import type { ChannelRow, SubscriptionRow, UserRow } from "../store/types.js";
+
+export interface ChannelPresenter {
+  channel(channel: ChannelRow, opts?: { includeDefault?: boolean }): Record<string, unknown>;
+  subscription(sub: SubscriptionRow, channel: ChannelRow, opts?: { includeSubscribers?: boolean }): Record<string, unknown>;
+  subscribers(channel: ChannelRow): number[];
+}
+
+/** Loads, in a few queries, everything needed to present these channels. */
+export async function channelPresenter(tx: Tx, realmId: number, channels: readonly ChannelRow[]): Promise<ChannelPresenter> {
+  const [groupValues, systemGroups, subscribers, defaults] = await Promise.all([
+    getGroupSettingValues(tx, channels.flatMap(channelGroupIds)),
+    getSystemGroups(tx, realmId),
+    getSubscriberIdsByRecipient(tx, channels.map((c) => c.recipient_id as number)),
+    getDefaultChannelIds(tx, realmId),
+  ]);
+  const systemGroupNames = new Map(systemGroups.map((g) => [g.id, g.name as string]));
+  const defaultIds = new Set(defaults);
+  const subscribersOf = (c: ChannelRow) => subscribers.get(c.recipient_id as number) ?? [];
+  const channel = (c: ChannelRow, opts: { includeDefault?: boolean } = {}) =>
+    presentChannel(c, {
+      groupValues,
+      systemGroupNames,
+      subscriberCount: subscribersOf(c).length,
+      isDefault: opts.includeDefault ? defaultIds.has(c.id) : undefined,
+    });
+  return {
+    channel,
+    subscribers: subscribersOf,
+    subscription: (sub, c, opts = {}) => presentSubscription(sub, channel(c), opts.includeSubscribers ? subscribersOf(c) : undefined),
+  };
+}
+
+/** GET /streams/{stream_id}: any channel whose metadata the user may see, archived ones included. */
+export async function getChannelObject(tx: Tx, user: UserRow, channelId: number): Promise<Record<string, unknown>> {
+  const { channel } = await accessChannelById(tx, user, channelId);
+  return (await channelPresenter(tx, user.realm_id, [channel])).channel(channel);
+}
+
+export interface ChannelListFilters {
+  includePublic: boolean;
+  includeWebPublic: boolean;
+  includeSubscribed: boolean;
+  excludeArchived: boolean;
+  includeAll: boolean;
+  includeDefault: boolean;
+  includeOwnerSubscribed: boolean;
+  includeCanAccessContent: boolean;
+}
+
+/** GET /streams: the union of the requested sources, sorted by name. */
+export async function listChannelObjects(tx: Tx, user: UserRow, f: ChannelListFilters): Promise<Array<Record<string, unknown>>> {
+  const all = await listChannels(tx, user.realm_id, { includeArchived: !f.excludeArchived });
+  const membership = await Membership.load(tx, user);
+  const subscribed = new Set(await getSubscribedChannelIds(tx, user.id));
+  const viewer = (c: ChannelRow) => ({ membership, subscribed: subscribed.has(c.id) });
+  const ownerSubscribed =
+    f.includeOwnerSubscribed && user.is_bot && user.bot_owner_id !== null ? new Set(await getSubscribedChannelIds(tx, user.bot_owner_id)) : new Set<number>();
+  const wanted = all.filter((c) => {
+    if (ownerSubscribed.has(c.id)) return true;
+    if (f.includeAll) return canSeeChannelMetadata(viewer(c), c);
+    if (f.includeCanAccessContent) return canReadChannel(viewer(c), c);
+    if (f.includeSubscribed && subscribed.has(c.id)) return true;
+    if (f.includePublic && !isGuest(user) && !c.invite_only) return true;
+    return f.includeWebPublic && c.is_web_public;
+  });
+  wanted.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const presenter = await channelPresenter(tx, user.realm_id, wanted);
+  return wanted.map((c) => presenter.channel(c, { includeDefault: f.includeDefault }));
+}
+
+/** GET /users/me/subscriptions: the user's active subscriptions to unarchived channels. */
+export async function listSubscriptionObjects(tx: Tx, user: UserRow, includeSubscribers: boolean): Promise<Array<Record<string, unknown>>> {
+  const subs = await getUserChannelSubscriptions(tx, user.id);
+  const channels = (await getChannelsByIds(tx, user.realm_id, subs.map((s) => s.channel_id))).filter((c) => !c.deactivated);
+  channels.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const presenter = await channelPresenter(tx, user.realm_id, channels);
+  const subByChannel = new Map(subs.map((s) => [s.channel_id, s]));
+  return channels.map((c) => presenter.subscription(subByChannel.get(c.id) as SubscriptionRow, c, { includeSubscribers }));
+}
+
+/** GET /streams/{stream_id}/members: subscribers of an unarchived channel the user may see. */
+export async function getChannelSubscriberIds(tx: Tx, user: UserRow, channelId: number): Promise<number[]> {
+  const { channel } = await accessChannelById(tx, user, channelId, { requireActive: true });
+  return getSubscriberIds(tx, channel.recipient_id as number);
+}
+
+/** GET /users/{user_id}/subscriptions/{stream_id}. */
+export async function getSubscriptionStatus(tx: Tx, user: UserRow, targetId: number, channelId: number): Promise<boolean> {
+  const target = await accessUserById(tx, user, targetId, { allowBots: true, allowDeactivated: true, forAdmin: false });
+  const { channel } = await accessChannelById(tx, user, channelId);
+  return isSubscribed(tx, target.id, channel.recipient_id as number);
+}

@@ -1,0 +1,119 @@
+/**
+ * Resolving where a message goes (send-message's `type` + `to`): a channel by name or id, or a
+ * direct-message conversation by user ids or emails — 1:1 conversations use the other user's
+ * personal recipient, larger ones a direct-message group.
+ */
+import { channelIdNotFound, channelNameNotFound, accessChannel } from "../access/channels.js";
+import { ApiError, invalidParam } from "../errors.js";
+import type { Membership } from "../policy/group-settings.js";
+import { RECIPIENT, getChannelById, getChannelByName, getRecipientId, insertRecipient } from "../store/channels.js";
+import type { Tx } from "../store/db.js";
+import { subscribeUsers } from "../store/subscriptions.js";
+import type { ChannelRow, UserRow } from "../store/types.js";
+import { sql } from "kysely";
+
+/** `to` for a channel: its name, its id, or a JSON list holding one name. */
+export function parseChannelTo(to: string): string | number {
+  const trimmed = to.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  if (trimmed.startsWith("[") || trimmed.startsWith('"')) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      const item = Array.isArray(parsed) && parsed.length === 1 ? parsed[0] : parsed;
+      if (typeof item === "string" || (typeof item === "number" && Number.isInteger(item))) return item;
+    } catch {
+      // Not JSON: a channel whose name starts with a bracket or quote.
+    }
+  }
+  return to;
+}
+
+/** `to` for direct messages: a JSON list of ids or emails, or comma-separated emails. */
+export function parseDirectTo(to: string): Array<string | number> {
+  const trimmed = to.trim();
+  if (trimmed.startsWith("[")) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      throw new ApiError("Invalid data type for recipients");
+    }
+    if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === "string" || (typeof x === "number" && Number.isInteger(x)))) {
+      throw new ApiError("Invalid data type for recipients");
+    }
+    return parsed as Array<string | number>;
+  }
+  if (/^\d+$/.test(trimmed)) return [Number(trimmed)];
+  return trimmed.split(",").map((s) => s.trim()).filter((s) => s !== "");
+}
+
+export async function resolveChannelTo(tx: Tx, user: UserRow, to: string | number, membership: Membership): Promise<ChannelRow> {
+  if (typeof to === "number") {
+    const channel = await getChannelById(tx, user.realm_id, to);
+    return (await accessChannel(tx, user, channel, () => channelIdNotFound(to), { membership })).channel;
+  }
+  const channel = await getChannelByName(tx, user.realm_id, to);
+  return (await accessChannel(tx, user, channel, () => channelNameNotFound(to), { membership })).channel;
+}
+
+/** The recipient users of a direct message, validated (active, same realm). */
+export async function resolveDirectRecipients(tx: Tx, sender: UserRow, to: Array<string | number>): Promise<UserRow[]> {
+  if (to.length === 0) throw new ApiError("Message must have recipients");
+  const ids = to.filter((x): x is number => typeof x === "number");
+  const emails = to.filter((x): x is string => typeof x === "string").map((e) => e.toLowerCase());
+  const rows = await tx.db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", sender.realm_id)
+    .where((eb) =>
+      eb.or([
+        ...(ids.length ? [eb("id", "in", ids)] : []),
+        ...(emails.length ? [eb(sql<string>`lower(delivery_email)`, "in", emails), eb(sql<string>`lower(email)`, "in", emails)] : []),
+      ]),
+    )
+    .execute();
+  for (const id of ids) if (!rows.some((u) => u.id === id)) throw new ApiError(`Invalid user ID ${id}`);
+  for (const email of emails) {
+    if (!rows.some((u) => u.delivery_email.toLowerCase() === email || u.email.toLowerCase() === email)) {
+      throw new ApiError(`Invalid email '${email}'`);
+    }
+  }
+  for (const u of rows) {
+    if (!u.is_active) throw new ApiError(`'${u.email}' is no longer using Zulip.`);
+  }
+  return rows;
+}
+
+/** The recipient row for a conversation among `participantIds` (the sender included). */
+export async function directRecipientId(tx: Tx, realmId: number, senderId: number, participantIds: number[]): Promise<number> {
+  const others = participantIds.filter((id) => id !== senderId);
+  if (others.length <= 1) {
+    const target = others[0] ?? senderId;
+    return (await getRecipientId(tx, RECIPIENT.PERSONAL, target)) ?? insertRecipient(tx, RECIPIENT.PERSONAL, target);
+  }
+  const sorted = [...new Set(participantIds)].sort((a, b) => a - b);
+  const key = sorted.join(",");
+  const existing = await tx.db
+    .selectFrom("direct_message_groups")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("member_key", "=", key)
+    .executeTakeFirst();
+  if (existing) return (await getRecipientId(tx, RECIPIENT.DIRECT_MESSAGE_GROUP, existing.id)) as number;
+  const groupId = (
+    await tx.db
+      .insertInto("direct_message_groups")
+      .values({ realm_id: realmId, member_key: key, group_size: sorted.length })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
+  const recipientId = await insertRecipient(tx, RECIPIENT.DIRECT_MESSAGE_GROUP, groupId);
+  await subscribeUsers(tx, recipientId, sorted, () => "#c2c2c2");
+  return recipientId;
+}
+
+export function checkMessageParams(type: string): "channel" | "direct" {
+  if (type === "stream" || type === "channel") return "channel";
+  if (type === "private" || type === "direct") return "direct";
+  throw invalidParam("Invalid type");
+}

@@ -1,0 +1,114 @@
+/**
+ * Notification Bot: the automated sender of Zulip's system notices (new-channel announcements,
+ * "you were subscribed", topic-move notices). Zulip runs it as one cross-realm system bot; Parley
+ * gives each realm its own bot account, created the first time a notice needs it. Like Zulip's
+ * system bots it may post in any channel and message anyone, so its notices skip the posting,
+ * topic-creation and direct-message permission checks that users' messages go through.
+ */
+import type { AppDeps } from "../deps.js";
+import { ApiError } from "../errors.js";
+import { Membership } from "../policy/group-settings.js";
+import { BOT_TYPE, ROLE } from "../policy/roles.js";
+import type { Tx } from "../store/db.js";
+import { getSubscriberIds, isSubscribed } from "../store/subscriptions.js";
+import type { ChannelRow, RealmRow, UserRow } from "../store/types.js";
+import { getUserByDeliveryEmail, getUserById } from "../store/users.js";
+import { directRecipientId } from "./message-recipients.js";
+import { doSendMessage, normalizeContent } from "./send-message.js";
+import { publishUserAdded } from "./user-events.js";
+import { doCreateUser } from "./users.js";
+
+/** The address Zulip's Notification Bot uses (clients recognise it in `cross_realm_bots`). */
+export const NOTIFICATION_BOT_EMAIL = "notification-bot@zulip.com";
+export const NOTIFICATION_BOT_NAME = "Notification Bot";
+const CLIENT = "Internal";
+
+/**
+ * The realm's Notification Bot, created (inside the caller's transaction) if it does not exist
+ * yet; its creation is announced like any new account's, so clients' user lists stay whole.
+ */
+export async function getNotificationBot(deps: AppDeps, tx: Tx, realm: RealmRow): Promise<UserRow> {
+  const existing = await getUserByDeliveryEmail(tx, realm.id, NOTIFICATION_BOT_EMAIL);
+  if (existing) {
+    // A human account holding the bot's address would make every notice come from that person.
+    if (!existing.is_bot) throw new ApiError("The notification bot's address belongs to a user account.");
+    return existing;
+  }
+  const created = await doCreateUser(
+    tx,
+    realm,
+    { email: NOTIFICATION_BOT_EMAIL, fullName: NOTIFICATION_BOT_NAME, password: null, role: ROLE.MEMBER, botType: BOT_TYPE.GENERIC, botOwnerId: null },
+    deps.clock.now(),
+  );
+  const bot = (await getUserById(tx, realm.id, created.userId)) as UserRow;
+  await publishUserAdded(deps, tx, bot);
+  return bot;
+}
+
+/** Zulip's silent mention of a user in notices: names the user without notifying them. */
+export function silentMention(user: Pick<UserRow, "full_name" | "id">): string {
+  return `@_**${user.full_name}|${user.id}**`;
+}
+
+export interface NoticeOptions {
+  /** The user whose action caused the notice: their copy starts read, and #channel links render as they see them. */
+  actingUser: UserRow;
+  /** Further recipients whose copy starts read (e.g. by their resolved-topic notice setting). */
+  readByUserIds?: readonly number[];
+}
+
+/**
+ * Posts a notice in a channel (to its subscribers). Channels that allow only the empty topic get
+ * it there, as Zulip does for its channel-event notices. Archived channels get none.
+ */
+export async function sendChannelNotice(
+  deps: AppDeps,
+  tx: Tx,
+  realm: RealmRow,
+  channel: ChannelRow,
+  topic: string,
+  content: string,
+  opts: NoticeOptions,
+): Promise<number | null> {
+  if (channel.deactivated) return null;
+  const bot = await getNotificationBot(deps, tx, realm);
+  const recipientId = channel.recipient_id as number;
+  const policy = channel.topics_policy === "inherit" ? realm.topics_policy : channel.topics_policy;
+  const subscribers = await getSubscriberIds(tx, recipientId);
+  const delivery = {
+    recipientId,
+    channel,
+    topic: policy === "empty_topic_only" ? "" : topic,
+    userIds: [...new Set([...subscribers, bot.id])],
+    senderSubscribed: await isSubscribed(tx, bot.id, recipientId),
+  };
+  return doSendMessage(deps, tx, realm, bot, await Membership.load(tx, bot), delivery, normalizeContent(content), {
+    client: CLIENT,
+    readByUserIds: [opts.actingUser.id, ...(opts.readByUserIds ?? [])],
+    renderAsUserId: opts.actingUser.id,
+  });
+}
+
+/** Sends a notice as a direct message from the bot to one user. */
+export async function sendDirectNotice(
+  deps: AppDeps,
+  tx: Tx,
+  realm: RealmRow,
+  recipient: UserRow,
+  content: string,
+  opts: NoticeOptions,
+): Promise<number> {
+  const bot = await getNotificationBot(deps, tx, realm);
+  const participants = [...new Set([bot.id, recipient.id])];
+  const delivery = {
+    recipientId: await directRecipientId(tx, realm.id, bot.id, participants),
+    channel: null,
+    topic: "",
+    userIds: participants,
+    senderSubscribed: true,
+  };
+  return doSendMessage(deps, tx, realm, bot, await Membership.load(tx, bot), delivery, normalizeContent(content), {
+    client: CLIENT,
+    renderAsUserId: opts.actingUser.id,
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * Presence (Zulip's update-presence / get-presence). Clients ping every 60 s, which makes this the
+ * most frequent request of a deployment, so pings are coalesced in memory and written in one
+ * batch per flush interval; a ping that changes nothing visible writes nothing at all. Reads flush
+ * first, so they always see the latest state.
+ */
+import type { EventBus } from "../events/bus.js";
+import { transaction, readTx, type Store } from "../store/db.js";
+import {
+  getMaxPresenceUpdateId,
+  getPresenceRow,
+  getPresenceRows,
+  upsertPresence,
+  type PresenceRow,
+} from "../store/presence.js";
+import type { UserRow } from "../store/types.js";
+import { getActiveUserIds } from "../store/users.js";
+
+/** Zulip's presence constants (zulip-facts section c). */
+export const PRESENCE_PING_INTERVAL_SECONDS = 60;
+export const PRESENCE_OFFLINE_THRESHOLD_SECONDS = 200;
+/** Zulip's USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS: larger realms get no presence events. */
+export const PRESENCE_EVENT_USER_LIMIT = 100;
+/** How far back GET /realm/presence looks (Zulip: 14 days by default). */
+const PRESENCE_HISTORY_SECONDS = 14 * 86400;
+
+interface Pending {
+  user: UserRow;
+  active: boolean;
+  now: number;
+}
+
+export function presentPresenceModern(row: PresenceRow): { active_timestamp: number; idle_timestamp: number } {
+  return { active_timestamp: row.last_active_time ?? 0, idle_timestamp: row.last_connected_time ?? 0 };
+}
+
+/** Zulip's legacy per-client format, keyed by "website" plus the aggregate. */
+export function presentPresenceLegacy(row: PresenceRow): Record<string, unknown> {
+  const activeRecently = (row.last_active_time ?? 0) >= (row.last_connected_time ?? 0) - PRESENCE_OFFLINE_THRESHOLD_SECONDS;
+  const status = activeRecently ? "active" : "idle";
+  const timestamp = Math.max(row.last_active_time ?? 0, row.last_connected_time ?? 0);
+  return {
+    aggregated: { client: "website", status, timestamp },
+    website: { client: "website", status, timestamp, pushable: false },
+  };
+}
+
+export class PresenceService {
+  private pending = new Map<number, Pending>();
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: Store,
+    private readonly events: EventBus,
+  ) {}
+
+  /** Records a ping; written at the next flush. */
+  record(user: UserRow, active: boolean, now: number): void {
+    const prev = this.pending.get(user.id);
+    this.pending.set(user.id, { user, active: active || (prev?.active ?? false), now });
+  }
+
+  /** Writes the coalesced pings in one transaction and publishes presence events for real changes. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.doFlush());
+    return this.flushing;
+  }
+
+  private async doFlush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    await transaction(this.store, async (tx) => {
+      const nextIds = new Map<number, number>();
+      for (const p of batch) {
+        const old = await getPresenceRow(tx, p.user.id);
+        const lastActive = p.active ? p.now : (old?.last_active_time ?? null);
+        // Nothing a client could see changed: skip the write (the common steady-state ping).
+        const fresh = old && p.now - (old.last_connected_time ?? 0) < PRESENCE_PING_INTERVAL_SECONDS / 2;
+        if (fresh && (!p.active || p.now - (old.last_active_time ?? 0) < PRESENCE_PING_INTERVAL_SECONDS / 2)) continue;
+        const realmId = p.user.realm_id;
+        const nextId = (nextIds.get(realmId) ?? (await getMaxPresenceUpdateId(tx, realmId))) + 1;
+        nextIds.set(realmId, nextId);
+        const row: PresenceRow = { user_id: p.user.id, realm_id: realmId, last_active_time: lastActive, last_connected_time: p.now, last_update_id: nextId };
+        await upsertPresence(tx, row);
+        const wasOnline = old && p.now - Math.max(old.last_active_time ?? 0, old.last_connected_time ?? 0) < PRESENCE_OFFLINE_THRESHOLD_SECONDS;
+        const becameActive = p.active && (!old || p.now - (old.last_active_time ?? 0) >= PRESENCE_OFFLINE_THRESHOLD_SECONDS);
+        const recipients = !wasOnline || becameActive ? await getActiveUserIds(tx, realmId) : [];
+        if (recipients.length > 0 && recipients.length <= PRESENCE_EVENT_USER_LIMIT) {
+          tx.onCommit(() =>
+            this.events.publish(
+              {
+                type: "presence",
+                user_id: p.user.id,
+                email: p.user.email,
+                server_timestamp: p.now,
+                presence: { website: { client: "website", status: p.active ? "active" : "idle", timestamp: p.now, pushable: false } },
+                presences: { [String(p.user.id)]: presentPresenceModern(row) },
+              },
+              recipients,
+            ),
+          );
+        }
+      }
+    });
+  }
+
+  /** Presence rows of the realm, after flushing pending pings. */
+  async realmPresence(realmId: number, now: number): Promise<PresenceRow[]> {
+    await this.flush();
+    return getPresenceRows(readTx(this.store), realmId, now - PRESENCE_HISTORY_SECONDS);
+  }
+
+  async userPresence(userId: number): Promise<PresenceRow | undefined> {
+    await this.flush();
+    return getPresenceRow(readTx(this.store), userId);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The one seam through which messages (and other Markdown fields) are rendered: gathers the realm
+ * rows the source refers to, then calls the pure renderer in src/markdown.
+ */
+import { buildMarkdownContext, collectReferences, renderMarkdown, type RenderResult } from "../markdown/index.js";
+import { realmUrl } from "../lib/realm-url.js";
+import type { Tx } from "../store/db.js";
+import {
+  getLinkableChannelsByNames,
+  getLinkifiers,
+  getNamedGroupsByNames,
+  getRealmEmojiByNames,
+  getUsersForMentions,
+} from "../store/render-refs.js";
+import type { RealmRow } from "../store/types.js";
+
+export interface RenderInput {
+  tx: Tx;
+  realm: RealmRow;
+  externalHost: string;
+  /** Whose view decides which private channels may be linked. */
+  senderId: number;
+  content: string;
+  alertWords?: string[];
+  translateEmoticons?: boolean;
+}
+
+export function realmEmojiUrl(realmId: number, fileName: string): string {
+  return `/user_avatars/${realmId}/emoji/images/${fileName}`;
+}
+
+export async function renderContent(input: RenderInput): Promise<RenderResult> {
+  const { tx, realm } = input;
+  const refs = collectReferences(input.content);
+  const [users, groups, channels, emoji, linkifiers] = await Promise.all([
+    getUsersForMentions(tx, realm.id, refs.userNames, refs.userIds),
+    getNamedGroupsByNames(tx, realm.id, refs.groupNames),
+    getLinkableChannelsByNames(tx, realm.id, input.senderId, refs.channelNames),
+    getRealmEmojiByNames(tx, realm.id, refs.realmEmojiNames),
+    getLinkifiers(tx, realm.id),
+  ]);
+  const ctx = buildMarkdownContext({
+    realmUrl: realmUrl(input.externalHost, realm.string_id),
+    users,
+    groups,
+    channels,
+    realmEmoji: emoji.map((e) => ({
+      id: String(e.id),
+      name: e.name,
+      source_url: realmEmojiUrl(realm.id, e.file_name),
+      deactivated: e.deactivated,
+    })),
+    linkifiers: linkifiers.map((l) => ({ id: l.id, pattern: l.pattern, url_template: l.url_template })),
+    translateEmoticons: input.translateEmoticons,
+  });
+  return renderMarkdown(input.content, ctx, { alertWords: input.alertWords });
+}

@@ -1,0 +1,269 @@
+/**
+ * Sending a message (Zulip's send-message): validate, render once, write one message row and one
+ * user_messages row per recipient with their flags, then publish `message` events after commit.
+ */
+import type { AppDeps } from "../deps.js";
+import { ApiError, missingParam } from "../errors.js";
+import { publishOnCommit } from "../events/bus.js";
+import { FLAG_BITS, flagNames } from "../lib/flags.js";
+import { MESSAGE_TYPE } from "../lib/present-message.js";
+import { normalizeTopic } from "../lib/topics.js";
+import { settingOf } from "../lib/user-settings.js";
+import { Membership } from "../policy/group-settings.js";
+import { canPostToChannel } from "../policy/channels.js";
+import { isRealmAdmin } from "../policy/roles.js";
+import { transaction, type Tx } from "../store/db.js";
+import { getGroupMemberIds } from "../store/groups.js";
+import { getAlertWordsForUsers, getTopicParticipantIds, insertMessage, insertUserMessages, topicExists } from "../store/messages.js";
+import { getSubscriberIds, isSubscribed } from "../store/subscriptions.js";
+import type { ChannelRow, RealmRow, UserRow } from "../store/types.js";
+import {
+  checkMessageParams,
+  directRecipientId,
+  parseChannelTo,
+  parseDirectTo,
+  resolveChannelTo,
+  resolveDirectRecipients,
+} from "./message-recipients.js";
+import type { RenderResult } from "../markdown/index.js";
+import { presentMessages } from "./message-views.js";
+import { claimAttachments } from "./attachments.js";
+import { doSetFirstMessageId } from "./first-message.js";
+import { renderContent } from "./render.js";
+
+export const MAX_MESSAGE_LENGTH = 10000;
+/** Zulip's wildcard_mention_large_stream_threshold: above it, @all needs can_mention_many_users_group. */
+const LARGE_CHANNEL_THRESHOLD = 15;
+
+export interface SendMessageInput {
+  type: string;
+  to: string;
+  content: string;
+  topic?: string;
+  queueId?: string;
+  localId?: string;
+  readBySender?: boolean;
+  client: string;
+}
+
+/** Zulip strips trailing whitespace, refuses empty or NUL-bearing content, truncates over-long content. */
+export function normalizeContent(raw: string): string {
+  const content = raw.trimEnd();
+  if (content.trim() === "") throw new ApiError("Message must not be empty");
+  if (content.includes("\u0000")) throw new ApiError("Message must not contain null bytes");
+  const chars = [...content];
+  if (chars.length <= MAX_MESSAGE_LENGTH) return content;
+  const marker = "\n[message truncated]";
+  return chars.slice(0, MAX_MESSAGE_LENGTH - marker.length).join("") + marker;
+}
+
+function effectiveTopicsPolicy(realm: RealmRow, channel: ChannelRow): string {
+  return channel.topics_policy === "inherit" ? realm.topics_policy : channel.topics_policy;
+}
+
+export async function checkChannelTopic(tx: Tx, realm: RealmRow, channel: ChannelRow, topic: string, membership: Membership): Promise<void> {
+  const policy = effectiveTopicsPolicy(realm, channel);
+  if (topic === "" && policy === "disable_empty_topic") {
+    throw new ApiError("Sending messages to the general chat is not allowed in this channel.");
+  }
+  if (topic !== "" && policy === "empty_topic_only") {
+    throw new ApiError("Only the general chat topic is allowed in this channel.");
+  }
+  if (!membership.has(channel.can_create_topic_group_id) && !(await topicExists(tx, channel.recipient_id as number, topic))) {
+    throw new ApiError("You do not have permission to create new topics in this channel.");
+  }
+}
+
+export interface Delivery {
+  recipientId: number;
+  channel: ChannelRow | null;
+  topic: string;
+  /** Users who get a user_messages row (the sender included). */
+  userIds: number[];
+  senderSubscribed: boolean;
+}
+
+async function channelDelivery(tx: Tx, realm: RealmRow, sender: UserRow, input: SendMessageInput, membership: Membership): Promise<Delivery> {
+  if (input.topic === undefined) throw missingParam("topic");
+  const channel = await resolveChannelTo(tx, sender, parseChannelTo(input.to), membership);
+  const recipientId = channel.recipient_id as number;
+  const subscribed = await isSubscribed(tx, sender.id, recipientId);
+  if (!canPostToChannel({ membership, subscribed }, channel)) {
+    if (channel.deactivated || (!subscribed && (channel.invite_only || membership.user.role === 600))) {
+      throw new ApiError(`Not authorized to send to channel '${channel.name}'`);
+    }
+    throw new ApiError("You do not have permission to post in this channel.");
+  }
+  const topic = normalizeTopic(input.topic);
+  await checkChannelTopic(tx, realm, channel, topic, membership);
+  const subscribers = await getSubscriberIds(tx, recipientId);
+  return { recipientId, channel, topic, userIds: [...new Set([...subscribers, sender.id])], senderSubscribed: subscribed };
+}
+
+async function directDelivery(tx: Tx, realm: RealmRow, sender: UserRow, input: SendMessageInput, membership: Membership): Promise<Delivery> {
+  const recipients = await resolveDirectRecipients(tx, sender, parseDirectTo(input.to));
+  const participantIds = [...new Set([sender.id, ...recipients.map((u) => u.id)])];
+  // Zulip: a conversation is allowed when the sender, or every other participant... we apply the
+  // documented rule: someone in the conversation must be in direct_message_permission_group.
+  const othersAreBots = recipients.every((u) => u.is_bot || u.id === sender.id);
+  if (!othersAreBots && !membership.has(realm.direct_message_permission_group_id) && !isRealmAdmin(sender)) {
+    throw new ApiError("You do not have permission to send direct messages to this recipient.");
+  }
+  const recipientId = await directRecipientId(tx, realm.id, sender.id, participantIds);
+  return { recipientId, channel: null, topic: "", userIds: participantIds, senderSubscribed: true };
+}
+
+export async function wildcardFlags(
+  tx: Tx,
+  delivery: Delivery,
+  wildcard: "stream" | "topic" | null,
+  membership: Membership,
+  realm: RealmRow,
+): Promise<{ bit: number; userIds: number[] }> {
+  if (wildcard === null) return { bit: 0, userIds: [] };
+  if (delivery.channel && delivery.userIds.length > LARGE_CHANNEL_THRESHOLD && !membership.has(realm.can_mention_many_users_group_id)) {
+    throw wildcard === "stream"
+      ? new ApiError("You do not have permission to use channel wildcard mentions in this channel.", "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
+      : new ApiError("You do not have permission to use topic wildcard mentions in this topic.", "TOPIC_WILDCARD_MENTION_NOT_ALLOWED");
+  }
+  if (wildcard === "stream") return { bit: FLAG_BITS.stream_wildcard_mentioned, userIds: delivery.userIds };
+  const participants = delivery.channel ? await getTopicParticipantIds(tx, delivery.recipientId, delivery.topic) : delivery.userIds;
+  return { bit: FLAG_BITS.topic_wildcard_mentioned, userIds: participants };
+}
+
+export async function checkSendMessage(deps: AppDeps, realm: RealmRow, sender: UserRow, input: SendMessageInput): Promise<{ id: number }> {
+  const kind = checkMessageParams(input.type);
+  const content = normalizeContent(input.content);
+  return transaction(deps.store, async (tx) => {
+    const membership = await Membership.load(tx, sender);
+    const delivery =
+      kind === "channel"
+        ? await channelDelivery(tx, realm, sender, input, membership)
+        : await directDelivery(tx, realm, sender, input, membership);
+    const id = await doSendMessage(deps, tx, realm, sender, membership, delivery, content, {
+      client: input.client,
+      readBySender: input.readBySender,
+      queueId: input.queueId,
+      localId: input.localId,
+    });
+    return { id };
+  });
+}
+
+export interface SendOptions {
+  client: string;
+  readBySender?: boolean;
+  /** Other recipients whose copy starts read (Zulip does this for notification-bot messages). */
+  readByUserIds?: readonly number[];
+  /** Whose channel access decides which #channel links render; the sender by default. */
+  renderAsUserId?: number;
+  queueId?: string;
+  localId?: string;
+}
+
+/** Users a rendering mentions, user-group mentions expanded to the groups' direct members. */
+export async function mentionedUserIds(tx: Tx, rendered: Pick<RenderResult, "mentionedUserIds" | "mentionedGroupIds">): Promise<Set<number>> {
+  const mentioned = new Set(rendered.mentionedUserIds);
+  for (const userId of await getGroupMemberIds(tx, [...rendered.mentionedGroupIds])) mentioned.add(userId);
+  return mentioned;
+}
+
+/**
+ * Writes an already-validated message: renders it once, inserts the message and one
+ * user_messages row per recipient with their flags, and publishes `message` events after commit.
+ */
+export async function doSendMessage(
+  deps: AppDeps,
+  tx: Tx,
+  realm: RealmRow,
+  sender: UserRow,
+  membership: Membership,
+  delivery: Delivery,
+  content: string,
+  opts: SendOptions,
+): Promise<number> {
+  const alertWords = await getAlertWordsForUsers(tx, delivery.userIds.filter((id) => id !== sender.id));
+  const rendered = await renderContent({
+    tx,
+    realm,
+    externalHost: deps.config.externalHost,
+    senderId: opts.renderAsUserId ?? sender.id,
+    content,
+    alertWords: [...new Set([...alertWords.values()].flat())],
+    translateEmoticons: Boolean(settingOf(sender.settings, "translate_emoticons")),
+  });
+  const wildcard = await wildcardFlags(tx, delivery, rendered.wildcard, membership, realm);
+  const messageId = await insertMessage(tx, {
+    realm_id: realm.id,
+    sender_id: sender.id,
+    recipient_id: delivery.recipientId,
+    type: delivery.channel ? MESSAGE_TYPE.CHANNEL : MESSAGE_TYPE.DIRECT,
+    subject: delivery.topic,
+    content,
+    rendered_content: rendered.html,
+    date_sent: deps.clock.now(),
+    sending_client: opts.client,
+    last_edit_time: null,
+    last_moved_time: null,
+    has_attachment: rendered.hasAttachment,
+    has_image: rendered.hasImage,
+    has_link: rendered.hasLink,
+    is_me_message: rendered.isMeMessage,
+  });
+  if (delivery.channel && delivery.channel.first_message_id === null) await doSetFirstMessageId(deps, tx, delivery.channel, messageId, delivery.userIds);
+  await claimAttachments(tx, deps.events, realm, sender.id, messageId, rendered.attachmentPathIds);
+  const mentioned = await mentionedUserIds(tx, rendered);
+  const found = new Set(rendered.alertWordsFound.map((w) => w.toLowerCase()));
+  const wildcardUsers = new Set(wildcard.userIds);
+  const readBy = new Set(opts.readByUserIds ?? []);
+  const rows = delivery.userIds.map((userId) => {
+    let flags = 0;
+    if (userId === sender.id) {
+      if (opts.readBySender !== false) flags |= FLAG_BITS.read;
+      if (!delivery.senderSubscribed) flags |= FLAG_BITS.historical;
+    }
+    if (readBy.has(userId)) flags |= FLAG_BITS.read;
+    if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
+    if (wildcardUsers.has(userId)) flags |= wildcard.bit;
+    if ((alertWords.get(userId) ?? []).some((w) => found.has(w.toLowerCase()))) flags |= FLAG_BITS.has_alert_word;
+    return { user_id: userId, message_id: messageId, flags };
+  });
+  await insertUserMessages(tx, rows);
+  await publishMessageEvents(deps, tx, realm, messageId, rows, opts);
+  return messageId;
+}
+
+/**
+ * One `message` event per distinct flag set (the message body is shared); the queue that sent it
+ * also learns its local_id (events/queue.ts reads `sender_queue_id`/`local_message_id` and strips
+ * them for every other queue).
+ */
+async function publishMessageEvents(
+  deps: AppDeps,
+  tx: Tx,
+  realm: RealmRow,
+  messageId: number,
+  rows: Array<{ user_id: number; flags: number }>,
+  opts: Pick<SendOptions, "queueId" | "localId">,
+): Promise<void> {
+  const [message] = await tx.db.selectFrom("messages").selectAll().where("id", "=", messageId).execute();
+  const [html] = await presentMessages(tx, realm, [message], new Map(), { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
+  delete html.flags;
+  const byFlags = new Map<number, number[]>();
+  for (const r of rows) byFlags.set(r.flags, [...(byFlags.get(r.flags) ?? []), r.user_id]);
+  for (const [flags, userIds] of byFlags) {
+    publishOnCommit(
+      tx,
+      deps.events,
+      {
+        type: "message",
+        message: html,
+        flags: flagNames(flags),
+        raw_content: message.content,
+        sender_queue_id: opts.queueId,
+        local_message_id: opts.localId,
+      },
+      userIds,
+    );
+  }
+}

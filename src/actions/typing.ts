@@ -1,0 +1,77 @@
+/**
+ * Typing notifications (spec 4.1, section 6). The server keeps no typing state: it validates and
+ * fans a `typing` event out to the conversation's users whose receives_typing_notifications is on.
+ */
+import { accessChannelById } from "../access/channels.js";
+import type { AppDeps } from "../deps.js";
+import { ApiError, invalidParam } from "../errors.js";
+import { normalizeTopic } from "../lib/topics.js";
+import { mergeSettings, settingOf } from "../lib/user-settings.js";
+import { readTx, type Tx } from "../store/db.js";
+import { getSubscriberIds } from "../store/subscriptions.js";
+import type { UserRow } from "../store/types.js";
+import { getUsersByIds } from "../store/users.js";
+import { canPostToChannel } from "../policy/channels.js";
+
+/** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: larger channels get no typing events. */
+export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
+
+export interface TypingInput {
+  type: "direct" | "stream" | "channel";
+  op: "start" | "stop";
+  to?: number[];
+  streamId?: number;
+  topic?: string;
+}
+
+const receives = (u: UserRow) => u.is_active && settingOf(u.settings, "receives_typing_notifications") !== false;
+
+async function receivers(tx: Tx, realmId: number, userIds: number[]): Promise<UserRow[]> {
+  return (await getUsersByIds(tx, realmId, userIds)).filter(receives);
+}
+
+export async function checkSendTyping(deps: AppDeps, sender: UserRow, input: TypingInput): Promise<void> {
+  const tx = readTx(deps.store);
+  const settings = mergeSettings(sender.settings);
+  const senderRef = { user_id: sender.id, email: sender.email };
+  if (input.type === "direct") {
+    if (input.to === undefined) throw new ApiError("Missing 'to' argument", "REQUEST_VARIABLE_MISSING");
+    if (input.to.length === 0) throw new ApiError("Empty 'to' list");
+    if (!settings.send_private_typing_notifications) throw new ApiError("User has disabled typing notifications for direct messages");
+    const ids = [...new Set(input.to)];
+    // One lookup serves the check, the event's recipients and the receivers (issue 8, S7).
+    const everyone = await getUsersByIds(tx, sender.realm_id, [...new Set([sender.id, ...ids])]);
+    const missing = ids.find((id) => !everyone.some((u) => u.id === id && u.is_active));
+    if (missing !== undefined) throw new ApiError(`Invalid user ID ${missing}`);
+    const event = {
+      type: "typing",
+      op: input.op,
+      message_type: "direct",
+      sender: senderRef,
+      recipients: everyone.sort((a, b) => a.id - b.id).map((u) => ({ user_id: u.id, email: u.email })),
+    };
+    deps.events.publish(event, everyone.filter(receives).map((u) => u.id));
+    return;
+  }
+  if (input.streamId === undefined) throw new ApiError("Missing channel ID");
+  if (input.topic === undefined) throw new ApiError("Missing topic");
+  if (!settings.send_stream_typing_notifications) throw new ApiError("User has disabled typing notifications for channel messages");
+  const { channel, viewer } = await accessChannelById(tx, sender, input.streamId, { requireContent: true });
+  if (!canPostToChannel(viewer, channel)) throw new ApiError("Invalid channel ID");
+  const subscribers = await getSubscriberIds(tx, channel.recipient_id as number);
+  if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING) return;
+  const event = {
+    type: "typing",
+    op: input.op,
+    message_type: "stream",
+    sender: senderRef,
+    stream_id: channel.id,
+    topic: normalizeTopic(input.topic),
+  };
+  deps.events.publish(event, (await receivers(tx, sender.realm_id, subscribers)).map((u) => u.id));
+}
+
+export function checkTypingType(type: string): TypingInput["type"] {
+  if (type === "direct" || type === "stream" || type === "channel") return type;
+  throw invalidParam("Invalid type");
+}

@@ -1,0 +1,98 @@
+/**
+ * Deactivating and reactivating accounts (Zulip's deactivate-user, deactivate-own-user,
+ * reactivate-user). A deactivated user's bots are deactivated with them; the last owner, and the
+ * last active account, cannot be deactivated (CANNOT_DEACTIVATE_LAST_USER).
+ */
+import { accessUserById } from "../access/users.js";
+import type { AppDeps } from "../deps.js";
+import { ApiError, mustBeOwner } from "../errors.js";
+import { isOwner } from "../policy/roles.js";
+import { transaction, type Tx } from "../store/db.js";
+import { insertAuditLog } from "../store/realms.js";
+import type { RealmRow, UserRow } from "../store/types.js";
+import {
+  activeUserWithFullName,
+  countActiveUsers,
+  deleteSessionsOfUser,
+  listBotsOwnedBy,
+  setSubscriptionsUserActive,
+  updateUser,
+} from "../store/users.js";
+import { isLastOwner } from "./user-admin.js";
+import { publishActivityChange, publishBotAdded, publishBotDeleted, publishUserUpdate } from "./user-events.js";
+
+/** Zulip's CannotDeactivateLastUserError: `entity` names what the user is the last of. */
+export function cannotDeactivateLastUser(isLastOwnerOfRealm: boolean): ApiError {
+  const entity = isLastOwnerOfRealm ? "organization owner" : "user";
+  return new ApiError(`Cannot deactivate the only ${entity}.`, "CANNOT_DEACTIVATE_LAST_USER", 400, {
+    is_last_owner: isLastOwnerOfRealm,
+    entity,
+  });
+}
+
+async function deactivateOne(deps: AppDeps, tx: Tx, actor: UserRow, user: UserRow): Promise<void> {
+  await updateUser(tx, user.id, { is_active: false });
+  await setSubscriptionsUserActive(tx, user.id, false);
+  await deleteSessionsOfUser(tx, user.id);
+  await insertAuditLog(tx, {
+    realm_id: user.realm_id,
+    event_type: "user_deactivated",
+    event_time: deps.clock.now(),
+    acting_user_id: actor.id,
+    modified_user_id: user.id,
+  });
+  await publishUserUpdate(deps, tx, user.realm_id, { user_id: user.id, is_active: false });
+  await publishActivityChange(deps, tx, user, false);
+  if (user.is_bot) await publishBotDeleted(deps, tx, user);
+}
+
+/** Deactivates the user and, for a human, every active bot they own. */
+export async function doDeactivateUser(deps: AppDeps, tx: Tx, actor: UserRow, user: UserRow): Promise<void> {
+  await deactivateOne(deps, tx, actor, user);
+  if (user.is_bot) return;
+  for (const bot of await listBotsOwnedBy(tx, user.id, { activeOnly: true })) await deactivateOne(deps, tx, actor, bot);
+}
+
+/** DELETE /users/{user_id}: administrators; only owners may deactivate an owner. */
+export async function deactivateUserAccount(deps: AppDeps, actor: UserRow, userId: number): Promise<void> {
+  await transaction(deps.store, async (tx) => {
+    const target = await accessUserById(tx, actor, userId, { forAdmin: true });
+    if (isOwner(target) && !isOwner(actor)) throw mustBeOwner();
+    if (await isLastOwner(tx, target)) throw cannotDeactivateLastUser(true);
+    await doDeactivateUser(deps, tx, actor, target);
+  });
+}
+
+/** DELETE /users/me: anyone but the last active account or the last owner. */
+export async function deactivateOwnAccount(deps: AppDeps, user: UserRow): Promise<void> {
+  await transaction(deps.store, async (tx) => {
+    if ((await countActiveUsers(tx, user.realm_id)) <= 1) throw cannotDeactivateLastUser(false);
+    if (await isLastOwner(tx, user)) throw cannotDeactivateLastUser(true);
+    await doDeactivateUser(deps, tx, user, user);
+  });
+}
+
+/** POST /users/{user_id}/reactivate: humans and bots; a bot's name must be free again. */
+export async function reactivateUserAccount(deps: AppDeps, realm: RealmRow, actor: UserRow, userId: number): Promise<void> {
+  await transaction(deps.store, async (tx) => {
+    const target = await accessUserById(tx, actor, userId, { forAdmin: true, allowBots: true, allowDeactivated: true });
+    if (target.is_active) throw new ApiError("User is already active.");
+    if (target.is_bot && (await activeUserWithFullName(tx, realm.id, target.full_name))) {
+      throw new ApiError(
+        `There is already an active bot named "${target.full_name}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
+      );
+    }
+    await updateUser(tx, target.id, { is_active: true });
+    await setSubscriptionsUserActive(tx, target.id, true);
+    await insertAuditLog(tx, {
+      realm_id: realm.id,
+      event_type: "user_reactivated",
+      event_time: deps.clock.now(),
+      acting_user_id: actor.id,
+      modified_user_id: target.id,
+    });
+    await publishUserUpdate(deps, tx, realm.id, { user_id: target.id, is_active: true });
+    await publishActivityChange(deps, tx, target, true);
+    if (target.is_bot) await publishBotAdded(deps, tx, { ...target, is_active: true });
+  });
+}

@@ -1,0 +1,42 @@
+/**
+ * User objects (spec section 2) as one viewer sees them, for GET /users, GET /users/{id|email}
+ * and realm_user events: delivery_email per policy/email-visibility, avatar_url per
+ * client_gravatar, profile_data only when asked for and never for bots.
+ */
+import { presentUser } from "../lib/present-user.js";
+import { canSeeDeliveryEmail } from "../policy/email-visibility.js";
+import type { Tx } from "../store/db.js";
+import { getProfileDataForUsers } from "../store/profile-fields.js";
+import type { UserRow } from "../store/types.js";
+
+export interface UserViewOptions {
+  clientGravatar: boolean;
+  includeCustomProfileFields: boolean;
+}
+
+export async function presentUsersFor(
+  tx: Tx,
+  viewer: Pick<UserRow, "id" | "role">,
+  users: readonly UserRow[],
+  opts: UserViewOptions,
+): Promise<Record<string, unknown>[]> {
+  const profiles = opts.includeCustomProfileFields ? await getProfileDataForUsers(tx, users.map((u) => u.id)) : undefined;
+  return users.map((user) =>
+    presentUser(user, {
+      clientGravatar: opts.clientGravatar,
+      viewerSeesEmail: canSeeDeliveryEmail(viewer, user),
+      profileData: profiles?.get(user.id),
+    }),
+  );
+}
+
+/**
+ * Splits an audience by whether each member may see `target`'s real address, so an event about
+ * `target` can carry delivery_email to exactly those who may see it.
+ */
+export function splitByEmailAccess(target: UserRow, audience: readonly UserRow[]): { seeing: number[]; notSeeing: number[] } {
+  const seeing: number[] = [];
+  const notSeeing: number[] = [];
+  for (const viewer of audience) (canSeeDeliveryEmail(viewer, target) ? seeing : notSeeing).push(viewer.id);
+  return { seeing, notSeeing };
+}

@@ -1,0 +1,135 @@
+/**
+ * Creating accounts. `checkCreateUser` validates (every failure is a Zulip-style error, nothing
+ * written); `doCreateUser` writes the user, puts them in their role's system group and copies the
+ * realm's current user-settings defaults into their settings (spec 4.2: later default changes never
+ * touch existing users). A new user whose default email visibility is not "everyone" gets the
+ * placeholder API email at once (policy/email-visibility).
+ */
+import type { AppDeps } from "../deps.js";
+import { ApiError } from "../errors.js";
+import { mergeSettings } from "../lib/user-settings.js";
+import { EMAIL_VISIBILITY, apiEmailFor, fakeEmailDomain } from "../policy/email-visibility.js";
+import { BOT_TYPES, ROLE, ROLES } from "../policy/roles.js";
+import { transaction, type Tx } from "../store/db.js";
+import { getRealmUserDefaults, insertAuditLog } from "../store/realms.js";
+import type { RealmRow, UserRow } from "../store/types.js";
+import { getUserByDeliveryEmail, getUserById, insertUser, updateUser } from "../store/users.js";
+import { generateApiKey, hashPassword } from "../lib/secrets.js";
+import { isValidEmail } from "../lib/email.js";
+import { setRoleGroups } from "./role-groups.js";
+import { publishUserAdded } from "./user-events.js";
+
+export const MAX_FULL_NAME_LENGTH = 100;
+
+export interface NewUserInput {
+  email: string;
+  fullName: string;
+  password: string | null;
+  role?: number;
+  botType?: number | null;
+  botOwnerId?: number | null;
+  actingUserId?: number | null;
+  /**
+   * Domain of placeholder addresses (policy/email-visibility fakeEmailDomain); needed when the
+   * realm's default email visibility hides new users' addresses.
+   */
+  emailDomain?: string;
+}
+
+export interface CreatedUser {
+  userId: number;
+  email: string;
+  apiKey: string;
+}
+
+/** Zulip's full-name rules: trimmed, non-empty, at most 100 characters, no control characters. */
+export function checkFullName(raw: string): string {
+  const name = raw.trim();
+  if (name === "") throw new ApiError("Name too short!");
+  if ([...name].length > MAX_FULL_NAME_LENGTH) throw new ApiError("Name too long!");
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw new ApiError("Invalid characters in name!");
+  return name;
+}
+
+export async function checkCreateUser(tx: Tx, realm: RealmRow, input: NewUserInput, now: number): Promise<CreatedUser> {
+  const email = input.email.trim();
+  if (!isValidEmail(email)) throw new ApiError(`Invalid email address '${email}'`);
+  const fullName = checkFullName(input.fullName);
+  const role = input.role ?? ROLE.MEMBER;
+  if (!ROLES.includes(role)) throw new ApiError("Invalid role");
+  const botType = input.botType ?? null;
+  if (botType !== null && !BOT_TYPES.includes(botType)) throw new ApiError("Invalid bot_type");
+  if (botType !== null && input.botOwnerId != null) {
+    const owner = await getUserById(tx, realm.id, input.botOwnerId);
+    if (!owner || !owner.is_active || owner.is_bot) throw new ApiError("Invalid bot owner");
+  }
+  if (await getUserByDeliveryEmail(tx, realm.id, email)) throw new ApiError(`Email '${email}' already in use`);
+  if (botType === null && input.emailDomain === undefined && (await defaultEmailVisibility(tx, realm)) !== EMAIL_VISIBILITY.EVERYONE) {
+    throw new ApiError("This organization hides new users' email addresses; the realm host is needed to create the account.");
+  }
+  return doCreateUser(tx, realm, { ...input, email, fullName, role, botType }, now);
+}
+
+async function defaultEmailVisibility(tx: Tx, realm: RealmRow): Promise<number> {
+  return Number(mergeSettings(await getRealmUserDefaults(tx, realm.id)).email_address_visibility);
+}
+
+export async function doCreateUser(tx: Tx, realm: RealmRow, input: NewUserInput, now: number): Promise<CreatedUser> {
+  const apiKey = generateApiKey();
+  const role = input.role ?? ROLE.MEMBER;
+  const userId = await insertUser(tx, {
+    realm_id: realm.id,
+    email: input.email,
+    delivery_email: input.email,
+    full_name: input.fullName,
+    role,
+    is_bot: input.botType != null,
+    bot_type: input.botType ?? null,
+    bot_owner_id: input.botType != null ? (input.botOwnerId ?? null) : null,
+    date_joined: now,
+    last_login: null,
+    api_key: apiKey,
+    password_hash: input.password ? await hashPassword(input.password) : null,
+    default_sending_channel_id: null,
+    default_events_register_channel_id: null,
+    settings: await getRealmUserDefaults(tx, realm.id),
+  });
+  const visibility = await defaultEmailVisibility(tx, realm);
+  if (input.botType == null && visibility !== EMAIL_VISIBILITY.EVERYONE && input.emailDomain !== undefined) {
+    const user = { id: userId, delivery_email: input.email, is_bot: false };
+    await updateUser(tx, userId, { email: apiEmailFor(user, visibility, input.emailDomain) });
+  }
+  await setRoleGroups(tx, realm, { id: userId, date_joined: now }, null, role, now);
+  await insertAuditLog(tx, {
+    realm_id: realm.id,
+    event_type: input.botType != null ? "bot_created" : "user_created",
+    event_time: now,
+    acting_user_id: input.actingUserId ?? null,
+    modified_user_id: userId,
+    extra_data: { role },
+  });
+  return { userId, email: input.email, apiKey };
+}
+
+/**
+ * POST /users: an administrator creates an account (Zulip's create-user). Everyone in the realm
+ * hears of it (realm_user add).
+ */
+export async function createUserAccount(
+  deps: AppDeps,
+  realm: RealmRow,
+  actor: UserRow,
+  input: { email: string; fullName: string; password: string },
+): Promise<CreatedUser> {
+  return transaction(deps.store, async (tx) => {
+    const created = await checkCreateUser(
+      tx,
+      realm,
+      { ...input, actingUserId: actor.id, emailDomain: fakeEmailDomain(deps.config.externalHost, realm.string_id) },
+      deps.clock.now(),
+    );
+    await publishUserAdded(deps, tx, (await getUserById(tx, realm.id, created.userId)) as UserRow);
+    return created;
+  });
+}

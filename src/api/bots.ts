@@ -1,0 +1,83 @@
+/** Bot endpoints (Zulip's add-bot, get-bots, update-bot, deactivate-bot). */
+import { deactivateBot, updateBot } from "../actions/bot-admin.js";
+import { createBot, listOwnBots } from "../actions/bots.js";
+import { endpoint } from "../http/endpoint.js";
+import { p } from "../http/params.js";
+import * as v from "../lib/validate.js";
+import { readTx } from "../store/db.js";
+import { roleParam } from "./users.js";
+
+const defaultParams = {
+  default_sending_stream: p.str().optional(),
+  default_events_register_stream: p.str().optional(),
+  default_all_public_streams: p.bool().optional(),
+};
+
+export const addBot = endpoint({
+  method: "POST",
+  path: "/bots",
+  auth: "user",
+  params: {
+    full_name: p.str(),
+    short_name: p.str(),
+    bot_type: p.int().default(1),
+    interface_type: p.int().default(1),
+    ...defaultParams,
+  },
+  async handler(ctx, params) {
+    return createBot(ctx.deps, ctx.realm, ctx.user, {
+      fullName: params.full_name,
+      shortName: params.short_name,
+      botType: params.bot_type,
+      interfaceType: params.interface_type,
+      defaultSendingStream: params.default_sending_stream,
+      defaultEventsRegisterStream: params.default_events_register_stream,
+      defaultAllPublicStreams: params.default_all_public_streams,
+    });
+  },
+});
+
+export const getBots = endpoint({
+  method: "GET",
+  path: "/bots",
+  auth: "user",
+  params: {},
+  async handler(ctx) {
+    return { bots: await listOwnBots(readTx(ctx.deps.store), ctx.user) };
+  },
+});
+
+export const patchBot = endpoint({
+  method: "PATCH",
+  path: "/bots/:bot_id",
+  auth: "user",
+  params: {
+    bot_id: p.int().path(),
+    full_name: p.str().optional(),
+    role: roleParam.optional(),
+    bot_owner_id: p.json(v.int).optional(),
+    ...defaultParams,
+  },
+  async handler(ctx, params) {
+    return updateBot(ctx.deps, ctx.realm, ctx.user, params.bot_id, {
+      fullName: params.full_name,
+      role: params.role,
+      botOwnerId: params.bot_owner_id,
+      defaultSendingStream: params.default_sending_stream,
+      defaultEventsRegisterStream: params.default_events_register_stream,
+      defaultAllPublicStreams: params.default_all_public_streams,
+    });
+  },
+});
+
+export const deleteBot = endpoint({
+  method: "DELETE",
+  path: "/bots/:bot_id",
+  auth: "user",
+  params: { bot_id: p.int().path() },
+  async handler(ctx, { bot_id }) {
+    await deactivateBot(ctx.deps, ctx.user, bot_id);
+  },
+});
+
+export const botEndpoints = [addBot, getBots, patchBot, deleteBot];

@@ -1,0 +1,93 @@
+/** Real-time events: POST /register, GET /events, DELETE /events (zulip-facts section f). */
+import { accessQueue, doGetEvents, doRegister } from "../actions/events.js";
+import { endpoint } from "../http/endpoint.js";
+import { p } from "../http/params.js";
+import { invalidParam } from "../errors.js";
+import * as v from "../lib/validate.js";
+
+const narrowTerm = v.oneOf<{ operator: string; operand: string | number | number[] }>(
+  (value, name) => {
+    const [operator, operand] = v.listOf(v.oneOf<string | number>(v.str, v.int))(value, name);
+    if (typeof operator !== "string" || operand === undefined) throw invalidParam(`${name} is not a narrow term`);
+    return { operator, operand };
+  },
+  v.object({
+    operator: v.field(v.str),
+    operand: v.field(v.oneOf<string | number | number[]>(v.str, v.int, v.listOf(v.int))),
+    negated: v.optionalField(v.bool),
+  }),
+);
+
+export const register = endpoint({
+  method: "POST",
+  path: "/register",
+  auth: "user",
+  params: {
+    apply_markdown: p.bool().default(false),
+    client_gravatar: p.bool().default(true),
+    include_subscribers: p.bool().default(false),
+    slim_presence: p.bool().default(false),
+    event_types: p.json(v.nullable(v.listOf(v.str))).optional(),
+    fetch_event_types: p.json(v.nullable(v.listOf(v.str))).optional(),
+    all_public_streams: p.bool().default(false),
+    client_capabilities: p.json(v.object({
+      notification_settings_null: v.optionalField(v.bool),
+      bulk_message_deletion: v.optionalField(v.bool),
+      user_avatar_url_field_optional: v.optionalField(v.bool),
+      stream_typing_notifications: v.optionalField(v.bool),
+      user_settings_object: v.optionalField(v.bool),
+      linkifier_url_template: v.optionalField(v.bool),
+      user_list_incomplete: v.optionalField(v.bool),
+      include_deactivated_groups: v.optionalField(v.bool),
+      archived_channels: v.optionalField(v.bool),
+      empty_topic_name: v.optionalField(v.bool),
+      simplified_presence_events: v.optionalField(v.bool),
+    })).optional(),
+    narrow: p.json(v.listOf(narrowTerm)).default([]),
+  },
+  async handler(ctx, params) {
+    return doRegister(ctx.deps, ctx.realm, ctx.user, {
+      eventTypes: params.event_types ?? null,
+      fetchEventTypes: params.fetch_event_types ?? null,
+      narrow: params.narrow,
+      allPublicStreams: params.all_public_streams,
+      applyMarkdown: params.apply_markdown,
+      clientGravatar: params.client_gravatar,
+      includeSubscribers: params.include_subscribers,
+      slimPresence: params.slim_presence,
+      capabilities: Object.fromEntries(Object.entries(params.client_capabilities ?? {}).filter(([, on]) => on === true)) as Record<string, boolean>,
+    });
+  },
+});
+
+export const getEvents = endpoint({
+  method: "GET",
+  path: "/events",
+  auth: "user",
+  params: {
+    queue_id: p.str(),
+    last_event_id: p.int().optional(),
+    dont_block: p.bool().default(false),
+  },
+  async handler(ctx, params) {
+    const queue = accessQueue(ctx.deps, ctx.user, params.queue_id);
+    const events = await doGetEvents(ctx.deps, queue, params.last_event_id, params.dont_block, (cancel) =>
+      ctx.reply.raw.once("close", cancel),
+    );
+    return { events, queue_id: queue.id };
+  },
+});
+
+export const deleteQueue = endpoint({
+  method: "DELETE",
+  path: "/events",
+  auth: "user",
+  params: { queue_id: p.str() },
+  async handler(ctx, { queue_id }) {
+    accessQueue(ctx.deps, ctx.user, queue_id);
+    ctx.deps.queues.delete(queue_id);
+    return {};
+  },
+});
+
+export const eventEndpoints = [register, getEvents, deleteQueue];

@@ -1,0 +1,64 @@
+/**
+ * The endpoint table: every operation Parley serves, collected from the resource files. The router,
+ * the permission matrix and the contract tests all walk this one list.
+ */
+import type { AnyEndpoint } from "../http/endpoint.js";
+import { alertWordEndpoints } from "./alert-words.js";
+import { attachmentEndpoints } from "./attachments.js";
+import { authEndpoints } from "./auth.js";
+import { eventEndpoints } from "./events.js";
+import { botEndpoints } from "./bots.js";
+import { channelFolderEndpoints } from "./channel-folders.js";
+import { channelEndpoints } from "./channels.js";
+import { draftEndpoints } from "./drafts.js";
+import { inviteEndpoints } from "./invites.js";
+import { messageEditEndpoints } from "./message-edits.js";
+import { messageFetchEndpoints } from "./message-fetch.js";
+import { linkifierEndpoints } from "./linkifiers.js";
+import { messageEndpoints } from "./messages.js";
+import { presenceEndpoints } from "./presence.js";
+import { profileFieldEndpoints } from "./profile-fields.js";
+import { pushEndpoints } from "./push.js";
+import { reactionEndpoints } from "./reactions.js";
+import { realmEndpoints } from "./realm.js";
+import { realmEmojiEndpoints } from "./realm-emoji.js";
+import { serverEndpoints } from "./server.js";
+import { settingsEndpoints } from "./settings.js";
+import { subscriptionEndpoints } from "./subscriptions.js";
+import { topicEndpoints } from "./topics.js";
+import { typingEndpoints } from "./typing.js";
+import { uploadEndpoints } from "./uploads.js";
+import { userGroupEndpoints } from "./user-groups.js";
+import { userStatusEndpoints } from "./user-status.js";
+import { userEndpoints } from "./users.js";
+
+export const ENDPOINTS: readonly AnyEndpoint[] = [
+  ...serverEndpoints,
+  ...eventEndpoints,
+  ...typingEndpoints,
+  ...presenceEndpoints,
+  ...authEndpoints,
+  ...userEndpoints,
+  ...settingsEndpoints,
+  ...botEndpoints,
+  ...userStatusEndpoints,
+  ...profileFieldEndpoints,
+  ...userGroupEndpoints,
+  ...linkifierEndpoints,
+  ...channelFolderEndpoints,
+  ...channelEndpoints,
+  ...subscriptionEndpoints,
+  ...messageEndpoints,
+  ...messageFetchEndpoints,
+  ...messageEditEndpoints,
+  ...reactionEndpoints,
+  ...topicEndpoints,
+  ...uploadEndpoints,
+  ...attachmentEndpoints,
+  ...pushEndpoints,
+  ...inviteEndpoints,
+  ...realmEmojiEndpoints,
+  ...draftEndpoints,
+  ...alertWordEndpoints,
+  ...realmEndpoints,
+];

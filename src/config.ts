@@ -1,0 +1,133 @@
+/**
+ * Typed configuration. This is the only module that reads `process.env` (house rule); everything
+ * else receives a `Config` through `buildApp(deps)` or the CLI.
+ */
+import { resolve } from "node:path";
+
+export interface JwtKeyConfig {
+  key: string;
+  algorithms: string[];
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** `sqlite:relative/or/abs/path` or `postgres://…` */
+  databaseUrl: string;
+  uploadsDir: string;
+  /** Host (with optional port) that realm subdomains hang off: `SUB.EXTERNAL_HOST`. */
+  externalHost: string;
+  /** Unset: events stay in this process. Set: events fan out across processes through Redis. */
+  redisUrl: string | null;
+  rateLimiting: boolean;
+  /** Per-subdomain JWT keys for `POST /jwt/fetch_api_key` (env `JWT_AUTH_KEYS`, JSON). */
+  jwtAuthKeys: Record<string, JwtKeyConfig>;
+  /** Zulip's MAX_FILE_UPLOAD_SIZE in MiB; 0 turns uploads off (zulip-facts section c). */
+  maxFileUploadSizeMib: number;
+  /** Directory for runtime files such as initial credentials. */
+  varDir: string;
+  logLevel: string;
+  /** Zulip's WEB_PUBLIC_STREAMS_ENABLED: whether web-public channels may exist at all. */
+  webPublicStreamsEnabled: boolean;
+  /** Seconds a GET /events may stay parked before a heartbeat answers it (Zulip: ~50). */
+  eventHeartbeatSeconds: number;
+  /** Base URL of the mobile push relay (env `PUSH_BOUNCER_URL`); null: no push service (spec 4.21). */
+  pushBouncerUrl: string | null;
+  /** Uploads go to this S3-compatible bucket when `S3_BUCKET` is set; otherwise to `uploadsDir`. */
+  s3: S3Config | null;
+  /** Outgoing mail goes through this SMTP server (env `SMTP_URL`); null: written as .eml files under `varDir/mail`. */
+  smtpUrl: string | null;
+  /** The From address of the server's mail (env `MAIL_FROM`; default noreply@ the external host). */
+  mailFrom: string;
+  /** Zulip's INVITATION_LINK_VALIDITY_MINUTES: default lifetime of an invitation (spec section 8). */
+  invitationLinkValidityMinutes: number;
+}
+
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** For S3-compatible services (MinIO, Ceph…); AWS itself when null. */
+  endpoint: string | null;
+  /** Bucket in the path rather than the host name, which most S3-compatible services need. */
+  forcePathStyle: boolean;
+  /** Static credentials; null: the AWS SDK's default chain (environment, profile, instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+}
+
+/** S3 settings from S3_BUCKET, S3_REGION, S3_ENDPOINT, S3_FORCE_PATH_STYLE, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY. */
+function parseS3(env: NodeJS.ProcessEnv): S3Config | null {
+  if (!env.S3_BUCKET) return null;
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    throw new Error("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together");
+  }
+  return {
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION || "us-east-1",
+    endpoint: env.S3_ENDPOINT || null,
+    forcePathStyle: (env.S3_FORCE_PATH_STYLE || (env.S3_ENDPOINT ? "true" : "false")).toLowerCase() === "true",
+    credentials: env.S3_ACCESS_KEY_ID ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY as string } : null,
+  };
+}
+
+function intFromEnv(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${value}`);
+  return n;
+}
+
+function parseJwtKeys(value: string | undefined): Record<string, JwtKeyConfig> {
+  if (!value) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new Error("JWT_AUTH_KEYS must be JSON: {\"subdomain\":{\"key\":\"…\",\"algorithms\":[\"HS256\"]}}");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new Error("JWT_AUTH_KEYS must be a JSON object keyed by subdomain");
+  }
+  const out: Record<string, JwtKeyConfig> = {};
+  for (const [subdomain, entry] of Object.entries(parsed as Record<string, unknown>)) {
+    const e = entry as { key?: unknown; algorithms?: unknown };
+    if (typeof e?.key !== "string" || !Array.isArray(e.algorithms) || !e.algorithms.every((a) => typeof a === "string")) {
+      throw new Error(`JWT_AUTH_KEYS[${JSON.stringify(subdomain)}] needs a string key and a list of algorithms`);
+    }
+    out[subdomain] = { key: e.key, algorithms: e.algorithms as string[] };
+  }
+  return out;
+}
+
+/** Builds the configuration from an environment (defaults are the ones DEVELOPERS.md fixes). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: intFromEnv("PORT", env.PORT, 9991),
+    host: env.HOST || "127.0.0.1",
+    databaseUrl: env.DATABASE_URL || "sqlite:var/parley.sqlite3",
+    uploadsDir: resolve(env.UPLOADS_DIR || "var/uploads"),
+    externalHost: (env.EXTERNAL_HOST || "localhost:9991").toLowerCase(),
+    redisUrl: env.REDIS_URL || null,
+    rateLimiting: (env.RATE_LIMITING || "on").toLowerCase() !== "off",
+    jwtAuthKeys: parseJwtKeys(env.JWT_AUTH_KEYS),
+    maxFileUploadSizeMib: intFromEnv("MAX_FILE_UPLOAD_SIZE_MIB", env.MAX_FILE_UPLOAD_SIZE_MIB, 100),
+    varDir: resolve(env.PARLEY_VAR_DIR || "var"),
+    logLevel: env.LOG_LEVEL || "info",
+    eventHeartbeatSeconds: intFromEnv("EVENT_HEARTBEAT_SECONDS", env.EVENT_HEARTBEAT_SECONDS, 50),
+    webPublicStreamsEnabled: (env.WEB_PUBLIC_STREAMS_ENABLED || "true").toLowerCase() !== "false",
+    pushBouncerUrl: env.PUSH_BOUNCER_URL ? env.PUSH_BOUNCER_URL.replace(/\/+$/, "") : null,
+    s3: parseS3(env),
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || `noreply@${(env.EXTERNAL_HOST || "localhost:9991").toLowerCase().replace(/:\d+$/, "")}`,
+    invitationLinkValidityMinutes: intFromEnv("INVITATION_LINK_VALIDITY_MINUTES", env.INVITATION_LINK_VALIDITY_MINUTES, 14400),
+  };
+}
+
+/** Settings for the test suite: which extra stores to exercise (read here, per the house rule). */
+export function testStoreUrls(env: NodeJS.ProcessEnv = process.env): { postgres: string | null; redis: string | null } {
+  return { postgres: env.TEST_DATABASE_URL || null, redis: env.REDIS_URL || null };
+}
+
+/** The environment for a child process (pg_dump, pg_restore): this process's, plus `extra`. */
+export function childEnvironment(extra: Record<string, string>, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, ...extra };
+}

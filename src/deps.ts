@@ -1,0 +1,30 @@
+/**
+ * What `buildApp` is built from. No module-level singletons: everything stateful is created here
+ * (or by the caller, e.g. tests with a fake clock) and passed down.
+ */
+import type { Config } from "./config.js";
+import type { EventBus } from "./events/bus.js";
+import type { QueueRegistry } from "./events/registry.js";
+import type { PresenceService } from "./actions/presence.js";
+import type { RateCounter } from "./http/rate-limit.js";
+import type { Store } from "./store/db.js";
+
+export interface Clock {
+  /** Current time in UTC seconds. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  events: EventBus;
+  /** The event queues held by this process (register / GET /events). */
+  queues: QueueRegistry;
+  /** Coalesces presence pings into batched writes. */
+  presence: PresenceService;
+  /** Rate-limit counters (memory or Redis); null when RATE_LIMITING=off. */
+  rateLimiter: RateCounter | null;
+}

@@ -1,0 +1,47 @@
+/**
+ * Events leave a mutation only after its transaction commits (architecture-anchors §7.7): actions
+ * call `publishOnCommit(tx, bus, event, userIds)`; the bus hands the event to whatever holds the
+ * users' event queues (this process's queues, and other processes through Redis when configured).
+ */
+import type { Tx } from "../store/db.js";
+
+/** An event as sent to clients (`id` is assigned per queue). Shapes follow Zulip's OpenAPI events. */
+export interface ChatEvent {
+  type: string;
+  op?: string;
+  [field: string]: unknown;
+}
+
+export interface EventBus {
+  /** Delivers the event to the event queues of these users. */
+  publish(event: ChatEvent, userIds: readonly number[]): void;
+  /**
+   * Resolves once events for every user with a queue in this process will reach it (cross-process
+   * buses subscribe asynchronously); register awaits it before reading the initial state.
+   */
+  whenSubscribed?(): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** Buffers the event on the transaction; it is published only if and after the commit succeeds. */
+export function publishOnCommit(tx: Tx, bus: EventBus, event: ChatEvent, userIds: readonly number[]): void {
+  if (userIds.length === 0) return;
+  tx.onCommit(() => bus.publish(event, userIds));
+}
+
+/** A bus that calls in-process listeners; the queue registry subscribes to it. */
+export class LocalEventBus implements EventBus {
+  private readonly listeners: Array<(event: ChatEvent, userIds: readonly number[]) => void> = [];
+
+  subscribe(listener: (event: ChatEvent, userIds: readonly number[]) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  publish(event: ChatEvent, userIds: readonly number[]): void {
+    for (const listener of this.listeners) listener(event, userIds);
+  }
+}

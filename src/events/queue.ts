@@ -1,0 +1,185 @@
+/**
+ * One client's event queue (Zulip's ClientDescriptor): sequential ids, pruning by the client's
+ * acknowledged `last_event_id`, per-queue filtering and shaping, and at most one parked long-poll.
+ */
+import type { ChatEvent } from "./bus.js";
+import { withTopicDisplayNames } from "./topic-names.js";
+
+export interface QueueOptions {
+  id: string;
+  userId: number;
+  realmId: number;
+  /** null = every type (register's event_types omitted). */
+  eventTypes: Set<string> | null;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allPublicStreams: boolean;
+  /** Client capabilities declared at register (e.g. stream_typing_notifications). */
+  capabilities: Record<string, boolean>;
+  /** Message-event filter from register's narrow (channel/topic/dm terms); null = all. */
+  narrow: Array<{ operator: string; operand: string | number | number[] }> | null;
+  now: number;
+}
+
+export type QueuedEvent = ChatEvent & { id: number };
+
+interface Waiter {
+  resolve(events: QueuedEvent[]): void;
+}
+
+/**
+ * Fields the publishers attach for queues to use; never sent to clients. `only_with` and
+ * `only_without` name a client capability the receiving queue must (or must not) have declared:
+ * Zulip sends archived channels and deactivated groups, and their changes, only to clients that
+ * declared archived_channels / include_deactivated_groups, and the older shapes (stream delete
+ * and create, user_group remove and add) to the others (zulip-facts section f; FL 294, 378).
+ */
+const INTERNAL_FIELDS = ["raw_content", "sender_queue_id", "local_message_id", "only_with", "only_without"] as const;
+
+export class EventQueue {
+  readonly id: string;
+  readonly userId: number;
+  readonly realmId: number;
+  private readonly opts: QueueOptions;
+  private events: QueuedEvent[] = [];
+  private nextId = 0;
+  private waiter: Waiter | null = null;
+  /** Seconds timestamp of the last poll or registration (idle GC). */
+  lastAccess: number;
+
+  constructor(opts: QueueOptions) {
+    this.opts = opts;
+    this.id = opts.id;
+    this.userId = opts.userId;
+    this.realmId = opts.realmId;
+    this.lastAccess = opts.now;
+  }
+
+  /** Id of the newest event queued so far (-1 before any), as register reports last_event_id. */
+  get lastEventId(): number {
+    return this.nextId - 1;
+  }
+
+  get hasWaiter(): boolean {
+    return this.waiter !== null;
+  }
+
+  /** Whether this queue wants the event, per event_types and client capabilities. */
+  wants(event: ChatEvent): boolean {
+    if (event.type === "heartbeat" || event.type === "restart") return true;
+    if (this.opts.eventTypes && !this.opts.eventTypes.has(event.type)) return false;
+    if (typeof event.only_with === "string" && !this.opts.capabilities[event.only_with]) return false;
+    if (typeof event.only_without === "string" && this.opts.capabilities[event.only_without]) return false;
+    if (event.type === "typing" && event.message_type === "stream" && !this.opts.capabilities.stream_typing_notifications) {
+      return false;
+    }
+    if (event.type === "message" && this.opts.narrow && !this.matchesNarrow(event)) return false;
+    return true;
+  }
+
+  private matchesNarrow(event: ChatEvent): boolean {
+    const m = event.message as Record<string, unknown>;
+    return (this.opts.narrow ?? []).every((term) => {
+      switch (term.operator) {
+        case "channel":
+        case "stream":
+          return m.type === "stream" && (m.display_recipient === term.operand || m.stream_id === term.operand);
+        case "topic":
+          return String(m.subject).toLowerCase() === String(term.operand).toLowerCase();
+        case "is":
+          return term.operand === "dm" || term.operand === "private" ? m.type === "private" : true;
+        default:
+          return true;
+      }
+    });
+  }
+
+  /** Shapes the shared event for this queue's client. */
+  private shape(event: ChatEvent): ChatEvent {
+    const out: ChatEvent = { ...event };
+    for (const f of INTERNAL_FIELDS) delete out[f];
+    if (event.type === "presence") {
+      // Presence events carry both shapes; clients pick one with simplified_presence_events.
+      if (this.opts.capabilities.simplified_presence_events) {
+        return { type: "presence", presences: event.presences };
+      }
+      delete out.presences;
+    }
+    if (event.type === "message") {
+      const message = { ...(event.message as Record<string, unknown>) };
+      if (!this.opts.applyMarkdown && typeof event.raw_content === "string") {
+        message.content = event.raw_content;
+        message.content_type = "text/x-markdown";
+      }
+      out.message = message;
+      if (event.sender_queue_id === this.id && event.local_message_id !== undefined) {
+        out.local_message_id = event.local_message_id;
+      }
+    }
+    return this.opts.capabilities.empty_topic_name ? out : withTopicDisplayNames(out);
+  }
+
+  push(event: ChatEvent): void {
+    if (!this.wants(event)) return;
+    const queued = { ...this.shape(event), id: this.nextId++ } as QueuedEvent;
+    this.events.push(queued);
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = null;
+      w.resolve(this.events.slice());
+    }
+  }
+
+  /** Drops events the client acknowledged (ids ≤ lastEventId). */
+  prune(lastEventId: number): void {
+    if (this.events.length && this.events[0].id <= lastEventId) {
+      this.events = this.events.filter((e) => e.id > lastEventId);
+    }
+  }
+
+  /** Events waiting to be collected. */
+  pending(): QueuedEvent[] {
+    return this.events.slice();
+  }
+
+  /** Parks a long-poll; the returned promise resolves with events, or [] when cancelled. */
+  wait(): { promise: Promise<QueuedEvent[]>; cancel(): void } {
+    if (this.waiter) this.waiter.resolve([]);
+    let resolveFn!: (events: QueuedEvent[]) => void;
+    const promise = new Promise<QueuedEvent[]>((resolve) => (resolveFn = resolve));
+    const waiter: Waiter = { resolve: resolveFn };
+    this.waiter = waiter;
+    return {
+      promise,
+      cancel: () => {
+        if (this.waiter === waiter) {
+          this.waiter = null;
+          waiter.resolve([]);
+        }
+      },
+    };
+  }
+
+  /** Answers a parked long-poll with no events (shutdown, or the client went away). */
+  cancelWait(): void {
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = null;
+      w.resolve([]);
+    }
+  }
+
+  /** A serialisable snapshot for saving queues across a graceful restart. */
+  toJSON(): Record<string, unknown> {
+    return { opts: { ...this.opts, eventTypes: this.opts.eventTypes ? [...this.opts.eventTypes] : null }, events: this.events, nextId: this.nextId, lastAccess: this.lastAccess };
+  }
+
+  static fromJSON(data: Record<string, unknown>): EventQueue {
+    const saved = data.opts as QueueOptions & { eventTypes: string[] | null };
+    const q = new EventQueue({ ...saved, eventTypes: saved.eventTypes ? new Set(saved.eventTypes) : null });
+    q.events = data.events as QueuedEvent[];
+    q.nextId = data.nextId as number;
+    q.lastAccess = data.lastAccess as number;
+    return q;
+  }
+}

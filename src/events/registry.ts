@@ -1,0 +1,116 @@
+/**
+ * The event queues held by this process: creation, lookup by id and by user, delivery of published
+ * events, idle garbage collection (10 minutes without a poll: zulip-facts section f), and saving /
+ * restoring across a graceful restart.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync, renameSync, mkdirSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import type { ChatEvent } from "./bus.js";
+import { EventQueue, type QueueOptions } from "./queue.js";
+
+export const QUEUE_IDLE_TIMEOUT_SECONDS = 600;
+
+export class QueueRegistry {
+  private readonly queues = new Map<string, EventQueue>();
+  private readonly byUser = new Map<number, Set<EventQueue>>();
+  private counter = 0;
+  /** Identifies this process in queue ids, so a misrouted poll fails cleanly (BAD_EVENT_QUEUE_ID). */
+  readonly processTag = randomBytes(4).toString("hex");
+  /** Called when the first queue of a user appears / the last goes (cross-process subscriptions). */
+  onUsersChanged: (() => void) | null = null;
+
+  create(opts: Omit<QueueOptions, "id">): EventQueue {
+    const id = `${this.processTag}:${++this.counter}:${randomBytes(6).toString("hex")}`;
+    const queue = new EventQueue({ ...opts, id });
+    this.add(queue);
+    return queue;
+  }
+
+  private add(queue: EventQueue): void {
+    this.queues.set(queue.id, queue);
+    const set = this.byUser.get(queue.userId) ?? new Set();
+    const isNewUser = set.size === 0;
+    set.add(queue);
+    this.byUser.set(queue.userId, set);
+    if (isNewUser) this.onUsersChanged?.();
+  }
+
+  get(id: string): EventQueue | undefined {
+    return this.queues.get(id);
+  }
+
+  delete(id: string): boolean {
+    const queue = this.queues.get(id);
+    if (!queue) return false;
+    this.queues.delete(id);
+    const set = this.byUser.get(queue.userId);
+    set?.delete(queue);
+    if (set && set.size === 0) {
+      this.byUser.delete(queue.userId);
+      this.onUsersChanged?.();
+    }
+    return true;
+  }
+
+  /** Users with at least one queue here. */
+  userIds(): number[] {
+    return [...this.byUser.keys()];
+  }
+
+  get size(): number {
+    return this.queues.size;
+  }
+
+  deliver(event: ChatEvent, userIds: readonly number[]): void {
+    for (const userId of userIds) {
+      const set = this.byUser.get(userId);
+      if (!set) continue;
+      for (const queue of set) queue.push(event);
+    }
+  }
+
+  /** Removes queues idle for longer than the timeout (a parked poll keeps a queue alive). */
+  collectIdle(now: number): string[] {
+    const removed: string[] = [];
+    for (const queue of [...this.queues.values()]) {
+      if (!queue.hasWaiter && now - queue.lastAccess > QUEUE_IDLE_TIMEOUT_SECONDS) {
+        this.delete(queue.id);
+        removed.push(queue.id);
+      }
+    }
+    return removed;
+  }
+
+  /** Writes every queue to `path` (atomically) for the next process to pick up. */
+  save(path: string): void {
+    mkdirSync(dirname(path), { recursive: true });
+    const data = JSON.stringify({ processTag: this.processTag, queues: [...this.queues.values()].map((q) => q.toJSON()) });
+    writeFileSync(`${path}.tmp`, data, { mode: 0o600 });
+    renameSync(`${path}.tmp`, path);
+  }
+
+  /**
+   * Restores queues saved by `save`; returns how many. A missing or corrupt file restores none.
+   * The file is consumed: were it read again after a later crash, its queues would come back with
+   * their event ids rewound, and a client whose last_event_id is ahead would discard new events as
+   * already seen. Without the file, such clients get BAD_EVENT_QUEUE_ID and register again.
+   */
+  load(path: string): number {
+    if (!existsSync(path)) return 0;
+    try {
+      const data = JSON.parse(readFileSync(path, "utf8")) as { queues: Record<string, unknown>[] };
+      for (const q of data.queues) this.add(EventQueue.fromJSON(q));
+      return data.queues.length;
+    } catch {
+      return 0;
+    } finally {
+      rmSync(path, { force: true });
+    }
+  }
+
+  /** Ends every parked long-poll (graceful shutdown); clients poll again and find their queue. */
+  releaseWaiters(): void {
+    for (const queue of this.queues.values()) queue.cancelWait();
+  }
+}

@@ -1,0 +1,18 @@
+/** Builds this process's event system: the queue registry and the bus that feeds it. */
+import type { Config } from "../config.js";
+import { LocalEventBus, type EventBus } from "./bus.js";
+import { RedisEventBus } from "./redis-bus.js";
+import { QueueRegistry } from "./registry.js";
+
+export interface EventSystem {
+  bus: EventBus;
+  queues: QueueRegistry;
+}
+
+export function createEventSystem(config: Config, onError: (err: unknown) => void): EventSystem {
+  const queues = new QueueRegistry();
+  if (config.redisUrl) return { bus: new RedisEventBus(config.redisUrl, queues, onError), queues };
+  const bus = new LocalEventBus();
+  bus.subscribe((event, userIds) => queues.deliver(event, userIds));
+  return { bus, queues };
+}

@@ -1,0 +1,79 @@
+/**
+ * Channel sections of POST /register: `subscription` (subscriptions, unsubscribed,
+ * never_subscribed), `stream` (every channel the user may see) and `default_streams`.
+ */
+import { channelGroupIds, presentChannel, presentSubscription } from "../../lib/present-channel.js";
+import { canSeeChannelMetadata } from "../../policy/channels.js";
+import { Membership } from "../../policy/group-settings.js";
+import { isGuest } from "../../policy/roles.js";
+import { getDefaultChannelIds, listChannels } from "../../store/channels.js";
+import type { Tx } from "../../store/db.js";
+import { getGroupSettingValues, getSystemGroups } from "../../store/groups.js";
+import { getAllChannelSubscriptions, getRealmChannelSubscriberCounts, getRealmChannelSubscribers } from "../../store/state.js";
+import type { ChannelRow, RealmRow, UserRow } from "../../store/types.js";
+
+/**
+ * Everything needed to present the channels a user may see, loaded with a fixed number of queries.
+ * Register loads it once for both the `subscription` and the `stream` sections (index.ts). The
+ * subscriber lists are loaded only when asked for; otherwise only their counts (500 rows rather
+ * than every subscription of the realm).
+ */
+export async function loadVisibleChannels(tx: Tx, realm: RealmRow, user: UserRow, includeSubscribers: boolean) {
+  const [channels, subs, membership, systemGroups, allSubscribers, storedCounts] = await Promise.all([
+    listChannels(tx, realm.id, { includeArchived: true }),
+    getAllChannelSubscriptions(tx, user.id),
+    Membership.load(tx, user),
+    getSystemGroups(tx, realm.id),
+    includeSubscribers ? getRealmChannelSubscribers(tx, realm.id) : [],
+    includeSubscribers ? null : getRealmChannelSubscriberCounts(tx, realm.id),
+  ]);
+  const subscribed = new Set(subs.filter((s) => s.active).map((s) => s.channel_id));
+  const visible = channels.filter((c) => canSeeChannelMetadata({ membership, subscribed: subscribed.has(c.id) }, c));
+  const groupValues = await getGroupSettingValues(tx, visible.flatMap(channelGroupIds));
+  const systemGroupNames = new Map(systemGroups.map((g) => [g.id, g.name as string]));
+  const subscribersOf = new Map<number, number[]>();
+  for (const s of allSubscribers) {
+    const list = subscribersOf.get(s.channel_id);
+    if (list) list.push(s.user_id);
+    else subscribersOf.set(s.channel_id, [s.user_id]);
+  }
+  const counts = storedCounts ?? new Map([...subscribersOf].map(([id, list]) => [id, list.length]));
+  // No is_default: register's channel objects leave it out (only GET /streams include_default has
+  // it), and no event would keep it current.
+  const present = (c: ChannelRow) => presentChannel(c, { groupValues, systemGroupNames, subscriberCount: counts.get(c.id) ?? 0 });
+  return { visible, subs, subscribersOf, present };
+}
+
+/** Archived channels are listed only for clients that declared archived_channels (FL 315, 362, 378). */
+export interface ChannelStateOptions {
+  archivedChannels: boolean;
+}
+
+export type VisibleChannels = Awaited<ReturnType<typeof loadVisibleChannels>>;
+
+export function subscriptionState(loaded: VisibleChannels, includeSubscribers: boolean, opts: ChannelStateOptions) {
+  const { visible, subs, subscribersOf, present } = loaded;
+  const byChannel = new Map(subs.map((s) => [s.channel_id, s]));
+  const subscriptions: unknown[] = [];
+  const unsubscribed: unknown[] = [];
+  const never: unknown[] = [];
+  for (const channel of visible) {
+    if (channel.deactivated && !opts.archivedChannels) continue;
+    const sub = byChannel.get(channel.id);
+    const subscribers = includeSubscribers ? (subscribersOf.get(channel.id) ?? []) : undefined;
+    if (sub) (sub.active ? subscriptions : unsubscribed).push(presentSubscription(sub, present(channel), subscribers));
+    else never.push({ ...present(channel), ...(subscribers ? { subscribers } : {}) });
+  }
+  return { subscriptions, unsubscribed, never_subscribed: never };
+}
+
+export function streamState(loaded: VisibleChannels, opts: ChannelStateOptions) {
+  const { visible, present } = loaded;
+  return { streams: visible.filter((c) => !c.deactivated || opts.archivedChannels).map(present) };
+}
+
+/** Default channels as ids since FL 330, as the default_streams event carries them; guests get none (Zulip). */
+export async function defaultStreamsState(tx: Tx, realm: RealmRow, user: UserRow) {
+  const ids = isGuest(user) ? [] : await getDefaultChannelIds(tx, realm.id);
+  return { realm_default_streams: [...ids].sort((a, b) => a - b), realm_default_stream_groups: [] };
+}

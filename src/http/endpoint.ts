@@ -1,0 +1,66 @@
+/**
+ * The endpoint declaration: everything the router needs to serve one Zulip operation, as data.
+ * `src/api/<resource>.ts` files export these; `src/api/index.ts` collects them into one table that
+ * the router, the permission matrix and the contract tests all walk.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { AppDeps } from "../deps.js";
+import type { RealmRow, UserRow } from "../store/types.js";
+import type { ParamTable, ParsedParams } from "./params.js";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+/**
+ * Coarse gate checked before the handler (architecture-anchors §6):
+ * - "none": no realm needed (server-wide, e.g. server_settings);
+ * - "realm": no credentials, but the Host must name an existing realm (fetch_api_key);
+ * - "user": HTTP Basic email:api_key; "admin" and "owner" add a role check.
+ */
+export type AuthGate = "none" | "realm" | "user" | "admin" | "owner";
+
+export interface BaseContext {
+  deps: AppDeps;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** Subdomain named by the Host header ("" = root). */
+  subdomain: string;
+}
+
+export interface PublicContext extends BaseContext {
+  realm: RealmRow | null;
+}
+
+export interface RealmContext extends BaseContext {
+  realm: RealmRow;
+}
+
+export interface UserContext extends BaseContext {
+  realm: RealmRow;
+  user: UserRow;
+}
+
+export type ContextFor<A extends AuthGate> = A extends "none" ? PublicContext : A extends "realm" ? RealmContext : UserContext;
+
+/** Data merged into the success envelope, or `raw` when the handler wrote the reply itself. */
+export type HandlerResult = Record<string, unknown> | void | { raw: true };
+
+export interface Endpoint<P extends ParamTable = ParamTable, A extends AuthGate = AuthGate> {
+  method: HttpMethod;
+  /** Relative to /api/v1, with `:name` path parameters (declared in `params` with `.path()`). */
+  path: string;
+  auth: A;
+  params: P;
+  /** Incoming-webhook bots may call it (Zulip allows them only webhook-style APIs). */
+  allowWebhookBots?: boolean;
+  /** Multipart file parts are left for the handler to stream (uploads); otherwise they're discarded. */
+  streamsFiles?: boolean;
+  handler(ctx: ContextFor<A>, params: ParsedParams<P>): Promise<HandlerResult>;
+}
+
+/** Declares an endpoint; exists only so TypeScript infers the parameter and context types. */
+export function endpoint<P extends ParamTable, A extends AuthGate>(e: Endpoint<P, A>): Endpoint<P, A> {
+  return e;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyEndpoint = Endpoint<any, any>;

@@ -1,0 +1,122 @@
+/**
+ * Rate limiting with Zulip's default rules (zulip-facts section c), as fixed windows per rule:
+ * a request is allowed while every rule of its kind has budget left in its current window.
+ * Counters live in memory for one process, or in Redis so that several processes share them.
+ */
+import { Redis } from "ioredis";
+import type { Config } from "../config.js";
+import { rateLimited } from "../errors.js";
+
+export interface Rule {
+  windowSeconds: number;
+  max: number;
+}
+
+/** Zulip's DEFAULT_RATE_LIMITING_RULES for the domains Parley enforces. */
+export const RATE_LIMIT_RULES: Record<"api_by_user" | "api_by_ip" | "authenticate_by_username", Rule[]> = {
+  api_by_user: [
+    { windowSeconds: 60, max: 200 },
+    { windowSeconds: 3600, max: 2000 },
+  ],
+  api_by_ip: [{ windowSeconds: 60, max: 100 }],
+  authenticate_by_username: [{ windowSeconds: 1800, max: 5 }],
+};
+
+export interface RateDecision {
+  allowed: boolean;
+  /** The tightest rule's limit and what remains of it after this request. */
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the tightest window resets. */
+  reset: number;
+  /** Seconds until a request would be allowed again (only when refused). */
+  retryAfter: number;
+}
+
+export interface RateCounter {
+  /** Adds one hit per rule for `key` (when `count`), returning each window's count and reset. */
+  hit(key: string, rules: Rule[], now: number, count: boolean): Promise<Array<{ count: number; reset: number }>>;
+}
+
+export class MemoryRateCounter implements RateCounter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  async hit(key: string, rules: Rule[], now: number, count: boolean) {
+    return rules.map((rule) => {
+      const start = now - (now % rule.windowSeconds);
+      const id = `${key}:${rule.windowSeconds}`;
+      let w = this.windows.get(id);
+      if (!w || w.start !== start) {
+        w = { start, count: 0 };
+        this.windows.set(id, w);
+      }
+      if (count) w.count++;
+      return { count: w.count, reset: start + rule.windowSeconds };
+    });
+  }
+
+  /** Drops windows that have ended (called periodically so memory stays bounded). */
+  sweep(now: number): void {
+    for (const [id, w] of this.windows) {
+      const windowSeconds = Number(id.slice(id.lastIndexOf(":") + 1));
+      if (w.start + windowSeconds <= now) this.windows.delete(id);
+    }
+  }
+}
+
+export class RedisRateCounter implements RateCounter {
+  constructor(private readonly redis: Redis) {}
+
+  async hit(key: string, rules: Rule[], now: number, count: boolean) {
+    const pipeline = this.redis.pipeline();
+    const resets: number[] = [];
+    for (const rule of rules) {
+      const start = now - (now % rule.windowSeconds);
+      const id = `parley:rl:${key}:${rule.windowSeconds}:${start}`;
+      if (count) pipeline.incr(id).expire(id, rule.windowSeconds + 5);
+      else pipeline.get(id);
+      resets.push(start + rule.windowSeconds);
+    }
+    const results = (await pipeline.exec()) ?? [];
+    const values = count ? results.filter((_, i) => i % 2 === 0) : results;
+    return values.map(([, value], i) => ({ count: Number(value ?? 0), reset: resets[i] }));
+  }
+}
+
+/** Evaluates the rules for `key`, counting this request. */
+export async function checkRate(counter: RateCounter, key: string, rules: Rule[], now: number, count = true): Promise<RateDecision> {
+  const windows = await counter.hit(key, rules, now, count);
+  let decision: RateDecision = { allowed: true, limit: rules[0].max, remaining: rules[0].max, reset: windows[0].reset, retryAfter: 0 };
+  windows.forEach((w, i) => {
+    const remaining = Math.max(0, rules[i].max - w.count);
+    // Counting requests: the (max+1)th is refused. Peeking (failures counted later): refuse at max.
+    if (count ? w.count > rules[i].max : w.count >= rules[i].max) {
+      decision = { allowed: false, limit: rules[i].max, remaining: 0, reset: w.reset, retryAfter: Math.max(1, w.reset - now) };
+    } else if (decision.allowed && remaining < decision.remaining) {
+      decision = { ...decision, limit: rules[i].max, remaining, reset: w.reset };
+    }
+  });
+  return decision;
+}
+
+/** The counter for this deployment, or null when RATE_LIMITING=off. */
+export function createRateCounter(config: Config): RateCounter | null {
+  if (!config.rateLimiting) return null;
+  return config.redisUrl ? new RedisRateCounter(new Redis(config.redisUrl, { maxRetriesPerRequest: 2 })) : new MemoryRateCounter();
+}
+
+/** Zulip's rate-limit headers, on limited and refused responses alike. */
+export function rateLimitHeaders(d: RateDecision): Record<string, string> {
+  return { "X-RateLimit-Limit": String(d.limit), "X-RateLimit-Remaining": String(d.remaining), "X-RateLimit-Reset": String(d.reset) };
+}
+
+/** Throws RATE_LIMIT_HIT (429) when refused; otherwise returns the headers to send. */
+export async function enforceRate(counter: RateCounter, key: string, rules: Rule[], now: number): Promise<Record<string, string>> {
+  const d = await checkRate(counter, key, rules, now);
+  if (!d.allowed) {
+    const err = rateLimited(d.retryAfter);
+    Object.assign(err.headers, rateLimitHeaders(d));
+    throw err;
+  }
+  return rateLimitHeaders(d);
+}

@@ -1,0 +1,88 @@
+/**
+ * Registers the endpoint table with Fastify under /api/v1. One generic handler serves every
+ * endpoint: realm from Host → auth gate → parameters from the declaration → handler → envelope.
+ * Paths get a 405 route for the methods they don't serve (zulip-facts section e).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AppDeps } from "../deps.js";
+import { ApiError, mustBeAdmin, mustBeOwner, nonexistentSubdomain } from "../errors.js";
+import { isOwner, isRealmAdmin, BOT_TYPE } from "../policy/roles.js";
+import { readTx } from "../store/db.js";
+import { getRealmBySubdomain } from "../store/realms.js";
+import { authenticateApiKey, parseBasicAuth } from "./auth.js";
+import { RATE_LIMIT_RULES, enforceRate } from "./rate-limit.js";
+import type { AnyEndpoint, HttpMethod, UserContext, PublicContext } from "./endpoint.js";
+import { parseParams } from "./params.js";
+import { subdomainFromHost } from "./realm-host.js";
+import { collectRawParams } from "./request-params.js";
+import { sendSuccess } from "./respond.js";
+
+export const API_PREFIX = "/api/v1";
+const ALL_METHODS: HttpMethod[] = ["GET", "POST", "PATCH", "PUT", "DELETE"];
+
+async function buildContext(
+  deps: AppDeps,
+  ep: AnyEndpoint,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<PublicContext | UserContext> {
+  const subdomain = subdomainFromHost(request.headers.host, deps.config.externalHost);
+  const base = { deps, request, reply, subdomain };
+  if (ep.auth === "none" || ep.auth === "realm") {
+    // Unauthenticated calls are limited per client address (api_by_ip).
+    if (deps.rateLimiter) reply.headers(await enforceRate(deps.rateLimiter, `ip:${request.ip}`, RATE_LIMIT_RULES.api_by_ip, deps.clock.now()));
+  }
+  if (ep.auth === "none") {
+    return { ...base, realm: (await getRealmBySubdomain(readTx(deps.store), subdomain)) ?? null };
+  }
+  if (ep.auth === "realm") {
+    const realm = await getRealmBySubdomain(readTx(deps.store), subdomain);
+    if (!realm) throw nonexistentSubdomain();
+    return { ...base, realm };
+  }
+  const { user, realm } = await authenticateApiKey(deps.store, parseBasicAuth(request.headers.authorization), subdomain);
+  // Authenticated calls are limited per user (api_by_user), after authentication as in Zulip.
+  if (deps.rateLimiter) reply.headers(await enforceRate(deps.rateLimiter, `user:${user.id}`, RATE_LIMIT_RULES.api_by_user, deps.clock.now()));
+  if (user.bot_type === BOT_TYPE.INCOMING_WEBHOOK && !ep.allowWebhookBots) {
+    throw new ApiError("This API is not available to incoming webhook bots.");
+  }
+  if (ep.auth === "admin" && !isRealmAdmin(user)) throw mustBeAdmin();
+  if (ep.auth === "owner" && !isOwner(user)) throw mustBeOwner();
+  return { ...base, realm, user };
+}
+
+function serve(deps: AppDeps, ep: AnyEndpoint) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const ctx = await buildContext(deps, ep, request, reply);
+    const raw = await collectRawParams(request, ep.streamsFiles ?? false);
+    const { values, ignored } = parseParams(ep.params, raw, request.params as Record<string, string>);
+    const result = await ep.handler(ctx, values);
+    if (result && "raw" in result && result.raw === true) return reply;
+    return sendSuccess(reply, (result as Record<string, unknown> | undefined) ?? {}, ignored);
+  };
+}
+
+export function registerEndpoints(app: FastifyInstance, deps: AppDeps, endpoints: readonly AnyEndpoint[]): void {
+  const methodsByPath = new Map<string, Set<HttpMethod>>();
+  for (const ep of endpoints) {
+    const methods = methodsByPath.get(ep.path) ?? new Set<HttpMethod>();
+    if (methods.has(ep.method)) throw new Error(`duplicate endpoint ${ep.method} ${ep.path}`);
+    methods.add(ep.method);
+    methodsByPath.set(ep.path, methods);
+    app.route({ method: ep.method, url: API_PREFIX + ep.path, handler: serve(deps, ep) });
+  }
+  for (const [path, methods] of methodsByPath) {
+    const others = ALL_METHODS.filter((m) => !methods.has(m) && !(m === "GET" && methods.has("GET")));
+    if (others.length === 0) continue;
+    const allowed = [...methods].sort();
+    app.route({
+      method: others,
+      url: API_PREFIX + path,
+      handler: async (_request, reply) =>
+        reply
+          .code(405)
+          .header("Allow", allowed.join(", "))
+          .send({ result: "error", msg: "Method Not Allowed", allowed_methods: allowed }),
+    });
+  }
+}

@@ -1,0 +1,84 @@
+/** The user object of spec section 2, built from a row for a given viewer. */
+import { createHash } from "node:crypto";
+import { ROLE } from "../policy/roles.js";
+import type { UserRow } from "../store/types.js";
+
+/** Zulip's timestamp text: ISO 8601 with an explicit +00:00 offset. */
+export function isoTimestamp(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace("Z", "+00:00");
+}
+
+export function gravatarUrl(email: string, version: number): string {
+  const hash = createHash("md5").update(email.trim().toLowerCase()).digest("hex");
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
+}
+
+/**
+ * avatar_url: null when the client computes gravatars itself (client_gravatar) and may see the
+ * real email, for a user who never uploaded an avatar (spec section 2).
+ */
+export function avatarUrl(user: UserRow, clientGravatar: boolean, viewerSeesEmail: boolean): string | null {
+  if (user.avatar_source === "G") {
+    return clientGravatar && viewerSeesEmail ? null : gravatarUrl(user.delivery_email, user.avatar_version);
+  }
+  return `/user_avatars/${user.realm_id}/${user.id}.png?version=${user.avatar_version}`;
+}
+
+export interface PresentUserOptions {
+  clientGravatar: boolean;
+  /** Whether the viewer may see this user's real email (policy/email-visibility). */
+  viewerSeesEmail: boolean;
+  /** Custom profile field values, when the caller asked for them; never shown for bots. */
+  profileData?: Record<string, { value: string; rendered_value?: string }>;
+}
+
+export function presentUser(user: UserRow, opts: PresentUserOptions): Record<string, unknown> {
+  const visible = opts.viewerSeesEmail || user.is_bot;
+  const out: Record<string, unknown> = {
+    user_id: user.id,
+    delivery_email: visible ? user.delivery_email : null,
+    email: user.email,
+    full_name: user.full_name,
+    date_joined: isoTimestamp(user.date_joined),
+    is_active: user.is_active,
+    is_owner: user.role === ROLE.OWNER,
+    is_admin: user.role <= ROLE.ADMINISTRATOR,
+    is_guest: user.role === ROLE.GUEST,
+    is_billing_admin: user.is_billing_admin,
+    is_bot: user.is_bot,
+    bot_type: user.bot_type,
+    bot_owner_id: user.bot_owner_id,
+    role: user.role,
+    timezone: user.timezone,
+    avatar_url: avatarUrl(user, opts.clientGravatar, opts.viewerSeesEmail),
+    avatar_version: user.avatar_version,
+    is_imported_stub: user.is_imported_stub,
+  };
+  if (user.is_deleted) out.is_deleted = true;
+  if (opts.profileData && !user.is_bot) out.profile_data = opts.profileData;
+  return out;
+}
+
+/** A bot's default channels by name (Zulip reports names, or null when unset). */
+export interface BotChannelNames {
+  defaultSendingStream: string | null;
+  defaultEventsRegisterStream: string | null;
+}
+
+/** The bot object of realm_bot events and register's realm_bots (Zulip's Bot schema). */
+export function presentBot(bot: UserRow, channels: BotChannelNames): Record<string, unknown> {
+  return {
+    user_id: bot.id,
+    full_name: bot.full_name,
+    api_key: bot.api_key,
+    default_sending_stream: channels.defaultSendingStream,
+    default_events_register_stream: channels.defaultEventsRegisterStream,
+    default_all_public_streams: bot.default_all_public_streams,
+    avatar_url: avatarUrl(bot, false, true),
+    owner_id: bot.bot_owner_id,
+    services: [],
+    email: bot.email,
+    bot_type: bot.bot_type,
+    is_active: bot.is_active,
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Markdown that links to a channel topic or a message, as written into Notification Bot messages
+ * about moved topics. `#**channel>topic**` is the short form; names holding characters that
+ * would break it (and the empty topic, which it cannot name) get an ordinary Markdown link to the
+ * narrow instead, with those characters escaped in the link text.
+ */
+import { channelSlug, hashEncode } from "../markdown/mentions.js";
+import { EMPTY_TOPIC_DISPLAY_NAME } from "./topics.js";
+
+const BREAKS_SHORT_FORM = /[`>*&[\]]|\$\$/;
+const ESCAPES: Record<string, string> = {
+  "`": "&#96;",
+  ">": "&gt;",
+  "*": "&#42;",
+  "&": "&amp;",
+  $$: "&#36;&#36;",
+  "[": "&#91;",
+  "]": "&#93;",
+};
+
+const escapeText = (text: string) => text.replace(/[`>*&[\]]|\$\$/g, (m) => ESCAPES[m]);
+
+/** The narrow fragment of a topic, e.g. `#narrow/channel/9-Verona/topic/lunch`. */
+export function topicNarrow(channelId: number, channelName: string, topic: string): string {
+  return `#narrow/channel/${channelSlug(channelId, channelName)}/topic/${hashEncode(topic)}`;
+}
+
+export function topicLinkSyntax(channelId: number, channelName: string, topic: string): string {
+  if (topic !== "" && !BREAKS_SHORT_FORM.test(topic) && !BREAKS_SHORT_FORM.test(channelName)) {
+    return `#**${channelName}>${topic}**`;
+  }
+  const text = `#${escapeText(channelName)} > ${escapeText(topic === "" ? EMPTY_TOPIC_DISPLAY_NAME : topic)}`;
+  return `[${text}](${topicNarrow(channelId, channelName, topic)})`;
+}
+
+/** Absolute link to one message in its topic. */
+export function messageUrl(realmUrl: string, channelId: number, channelName: string, topic: string, messageId: number): string {
+  return `${realmUrl}/${topicNarrow(channelId, channelName, topic)}/near/${messageId}`;
+}

@@ -1,0 +1,49 @@
+/**
+ * The mail transport used without SMTP: each message becomes one RFC 5322 (822) file,
+ * `<dir>/<time>-<random>.eml`, written to a temporary name first and renamed, so a reader never
+ * sees half a message. Header values are single lines (any CR/LF in a subject taken from user data
+ * becomes a space, so nobody can add headers) and non-ASCII ones are RFC 2047 encoded; the body is
+ * UTF-8 in base64, which keeps every line short whatever the text holds.
+ */
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { randomToken } from "../lib/secrets.js";
+import type { MailMessage, MailTransport } from "./transport.js";
+
+const singleLine = (value: string) => value.replace(/[\r\n]+/g, " ");
+
+/** RFC 2047 encoded-word for non-ASCII header text. */
+function encodeHeader(value: string): string {
+  const line = singleLine(value);
+  return /^[\x20-\x7e]*$/.test(line) ? line : `=?UTF-8?B?${Buffer.from(line, "utf8").toString("base64")}?=`;
+}
+
+/** The address part of a From/To value, for the Message-ID domain. */
+const domainOf = (address: string) => /@([^>\s]+)>?\s*$/.exec(address)?.[1] ?? "localhost";
+
+export function formatEml(message: MailMessage): string {
+  const body = Buffer.from(message.text.replace(/\r?\n/g, "\r\n"), "utf8").toString("base64");
+  const headers = [
+    `From: ${encodeHeader(message.from)}`,
+    `To: ${singleLine(message.to)}`,
+    `Subject: ${encodeHeader(message.subject)}`,
+    `Date: ${message.date.toUTCString().replace("GMT", "+0000")}`,
+    `Message-ID: <${randomToken(16)}@${domainOf(message.from)}>`,
+    "MIME-Version: 1.0",
+    "Content-Type: text/plain; charset=utf-8",
+    "Content-Transfer-Encoding: base64",
+  ];
+  return `${headers.join("\r\n")}\r\n\r\n${body.replace(/.{1,76}/g, "$&\r\n")}`;
+}
+
+export class FileMailTransport implements MailTransport {
+  constructor(private readonly dir: string) {}
+
+  async send(message: MailMessage): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const name = `${message.date.getTime()}-${randomToken(9)}.eml`;
+    const partial = join(this.dir, `.${name}.partial`);
+    await writeFile(partial, formatEml(message), { flag: "wx" });
+    await rename(partial, join(this.dir, name));
+  }
+}

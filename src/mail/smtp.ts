@@ -1,0 +1,18 @@
+/**
+ * Mail through an SMTP server named by a URL (`smtp://user:pass@host:587`, `smtps://…`), with
+ * nodemailer's createTransport(url).sendMail API; nodemailer encodes headers and bodies.
+ */
+import nodemailer from "nodemailer";
+import type { MailMessage, MailTransport } from "./transport.js";
+
+export class SmtpMailTransport implements MailTransport {
+  private readonly transporter: ReturnType<typeof nodemailer.createTransport>;
+
+  constructor(url: string) {
+    this.transporter = nodemailer.createTransport(url);
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    await this.transporter.sendMail({ from: message.from, to: message.to, subject: message.subject, text: message.text, date: message.date });
+  }
+}

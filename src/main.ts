@@ -1,0 +1,86 @@
+/** Process entry: configuration, store, migrations, first-start realm, event queues, then listen. */
+import { join } from "node:path";
+import { buildApp } from "./app.js";
+import { ensureInitialRealm } from "./bootstrap.js";
+import { loadConfig } from "./config.js";
+import { systemClock, type AppDeps } from "./deps.js";
+import { createEventSystem } from "./events/setup.js";
+import { PresenceService } from "./actions/presence.js";
+import { startUnclaimedAttachmentCleanup } from "./uploads/cleanup.js";
+import { MemoryRateCounter, createRateCounter } from "./http/rate-limit.js";
+import { realmUrl } from "./lib/realm-url.js";
+import { openStore } from "./store/db.js";
+import { migrateToLatest } from "./store/migrate.js";
+
+/** How often idle event queues are collected. */
+const QUEUE_GC_INTERVAL_MS = 60_000;
+/** How often coalesced presence pings are written (one transaction per interval). */
+const PRESENCE_FLUSH_INTERVAL_MS = 2_000;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const store = openStore(config.databaseUrl);
+  await migrateToLatest(store);
+  const eventSystem = createEventSystem(config, (err) => console.error("event bus error", err));
+  const deps: AppDeps = {
+    config,
+    store,
+    clock: systemClock,
+    events: eventSystem.bus,
+    queues: eventSystem.queues,
+    presence: new PresenceService(store, eventSystem.bus),
+    rateLimiter: createRateCounter(config),
+  };
+  const created = await ensureInitialRealm(deps, realmUrl(config.externalHost, ""));
+  if (created) {
+    console.log(
+      [
+        "Created the organization on the root domain. Log in with:",
+        `  email:    ${created.email}`,
+        `  password: ${created.password}`,
+        `  API key:  ${created.api_key}`,
+        `(also saved to ${config.varDir}/initial-credentials.json, readable only by you)`,
+      ].join("\n"),
+    );
+  }
+  // Queues saved by the previous process on this port come back, so clients keep polling them.
+  const queueFile = join(config.varDir, `event-queues-${config.port}.json`);
+  if (deps.queues.load(queueFile) > 0) await deps.events.whenSubscribed?.();
+  const app = await buildApp(deps);
+  const gc = setInterval(() => deps.queues.collectIdle(deps.clock.now()), QUEUE_GC_INTERVAL_MS);
+  gc.unref();
+  const presenceFlush = setInterval(() => void deps.presence.flush().catch((err) => app.log.error({ err }, "presence flush")), PRESENCE_FLUSH_INTERVAL_MS);
+  presenceFlush.unref();
+  const stopAttachmentCleanup = startUnclaimedAttachmentCleanup(deps, {
+    onError: (err) => app.log.error({ err }, "unclaimed attachment cleanup failed"),
+  });
+  const limiter = deps.rateLimiter;
+  const sweep = limiter instanceof MemoryRateCounter ? setInterval(() => limiter.sweep(deps.clock.now()), QUEUE_GC_INTERVAL_MS) : null;
+  sweep?.unref();
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, "shutting down");
+    clearInterval(gc);
+    clearInterval(presenceFlush);
+    stopAttachmentCleanup();
+    await deps.presence.flush();
+    // Parked long-polls are answered (empty) so app.close() can drain; clients poll again later.
+    deps.queues.releaseWaiters();
+    await app.close();
+    deps.queues.save(queueFile);
+    await deps.events.close?.();
+    await store.close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,117 @@
+/**
+ * Inline previews of linked images and videos, as Zulip's backend adds them:
+ *
+ *   <div class="message_inline_image"><a href="URL" title="link text"><img src="URL"></a></div>
+ *   <div class="message_inline_image message_inline_video"><a href="URL"><video preload="metadata" src="URL"></video></a></div>
+ *
+ * A preview goes right after the paragraph holding the link (inside the list item or spoiler
+ * that holds it); links elsewhere (headings, tables) get theirs at the end of the message. A
+ * paragraph that is nothing but the bare URL is replaced by the preview. Each URL is previewed
+ * once, links inside quotes are not previewed, and a message with more than 24 distinct URLs
+ * gets no previews at all. `title` is set only for named links. We link the picture itself
+ * (no image proxy), the same markup Zulip produces when it runs without Camo.
+ */
+import type { StateCore, Token } from "markdown-it";
+import { escapeHtml } from "./html.js";
+import type { RenderEnv } from "./types.js";
+
+export const PREVIEW_TOKEN = "zulip_preview";
+const PREVIEW_LIMIT = 24;
+const IMAGE_EXTENSIONS = /\.(?:bmp|gif|jpe|jpeg|jpg|png|webp)$/i;
+const VIDEO_EXTENSIONS = /\.(?:mp4|webm)$/i;
+
+function urlPath(href: string): string {
+  return href.replace(/[?#].*$/, "");
+}
+
+function previewHtml(href: string, title: string | undefined): string | null {
+  const path = urlPath(href);
+  const a = `<a href="${escapeHtml(href)}"${title === undefined ? "" : ` title="${escapeHtml(title)}"`}>`;
+  if (IMAGE_EXTENSIONS.test(path)) {
+    return `<div class="message_inline_image">${a}<img src="${escapeHtml(href)}"></a></div>`;
+  }
+  if (VIDEO_EXTENSIONS.test(path)) {
+    return `<div class="message_inline_image message_inline_video">${a}<video preload="metadata" src="${escapeHtml(href)}"></video></a></div>`;
+  }
+  return null;
+}
+
+interface FoundLink {
+  href: string;
+  text: string;
+}
+
+function linksIn(inline: Token): FoundLink[] {
+  const found: FoundLink[] = [];
+  const children = inline.children ?? [];
+  for (let i = 0; i < children.length; i++) {
+    if (children[i].type !== "link_open") continue;
+    let text = "";
+    let j = i + 1;
+    for (; j < children.length && children[j].type !== "link_close"; j++) text += children[j].content;
+    found.push({ href: String(children[i].attrGet("href") ?? ""), text });
+    i = j;
+  }
+  return found;
+}
+
+/** The paragraph's only content is one link whose text is its URL. */
+function isBareUrlParagraph(inline: Token, link: FoundLink): boolean {
+  const children = inline.children ?? [];
+  return children.length === 3 && children[0].type === "link_open" && link.text === link.href;
+}
+
+export function addPreviews(state: StateCore): void {
+  const env = state.env as RenderEnv;
+  const tokens = state.tokens;
+  let quoteDepth = 0;
+  const previewable = new Set<string>();
+  for (const token of tokens) {
+    if (token.type === "blockquote_open") quoteDepth++;
+    else if (token.type === "blockquote_close") quoteDepth--;
+    else if (token.type === "inline" && quoteDepth === 0) for (const l of linksIn(token)) previewable.add(l.href);
+  }
+  if (previewable.size === 0 || previewable.size > PREVIEW_LIMIT) return;
+
+  const out: Token[] = [];
+  const atEnd: Token[] = [];
+  const done = new Set<string>();
+  quoteDepth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.type === "blockquote_open") quoteDepth++;
+    else if (token.type === "blockquote_close") quoteDepth--;
+    if (token.type !== "inline" || quoteDepth > 0) {
+      out.push(token);
+      continue;
+    }
+    const previews: Token[] = [];
+    let removeParagraph = false;
+    for (const link of linksIn(token)) {
+      if (done.has(link.href)) continue;
+      done.add(link.href);
+      const html = previewHtml(link.href, link.text === link.href ? undefined : link.text);
+      if (html === null) continue;
+      const preview = new state.Token(PREVIEW_TOKEN, "", 0);
+      preview.content = html;
+      previews.push(preview);
+      // Zulip's has_image counts pictures, not videos.
+      if (html.includes("<img ")) env.result.hasImage = true;
+      if (isBareUrlParagraph(token, link)) removeParagraph = true;
+    }
+    const inParagraph = tokens[i - 1]?.type === "paragraph_open";
+    if (!inParagraph) {
+      out.push(token);
+      atEnd.push(...previews);
+      continue;
+    }
+    if (removeParagraph) {
+      out.pop(); // paragraph_open
+      out.push(...previews);
+    } else {
+      out.push(token, tokens[i + 1], ...previews);
+    }
+    i++; // paragraph_close, already handled
+  }
+  state.tokens = [...out, ...atEnd];
+}

@@ -1,0 +1,37 @@
+/** Runs the versioned migrations (Kysely's Migrator: ordered, recorded, locked on PostgreSQL). */
+import { Migrator, sql, type Migration as KyselyMigration } from "kysely";
+import type { Store } from "./db.js";
+import type { Migration } from "./migrations/helpers.js";
+import { realmsUsers } from "./migrations/0001_realms_users.js";
+import { channelsMessages } from "./migrations/0002_channels_messages.js";
+import { orgData } from "./migrations/0003_org_data.js";
+import { mentionLookup } from "./migrations/0004_mention_lookup.js";
+
+const MIGRATIONS: Record<string, Migration> = {
+  "0001_realms_users": realmsUsers,
+  "0002_channels_messages": channelsMessages,
+  "0003_org_data": orgData,
+  "0004_mention_lookup": mentionLookup,
+};
+
+/** Applies every pending migration; returns the names applied. Throws on the first failure. */
+export async function migrateToLatest(store: Store): Promise<string[]> {
+  const migrations: Record<string, KyselyMigration> = {};
+  for (const [name, m] of Object.entries(MIGRATIONS)) {
+    migrations[name] = { up: (db) => m.up(db, store.dialect) };
+  }
+  // On PostgreSQL, keep the migration bookkeeping in the connection's own schema: Kysely would
+  // otherwise find another schema's tables in a shared database and skip creating its own.
+  const schema =
+    store.dialect === "postgres"
+      ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(store.db)).rows[0].schema
+      : undefined;
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

@@ -1,0 +1,160 @@
+/** SQL for user accounts (humans and bots). */
+import { sql } from "kysely";
+import type { Tx } from "./db.js";
+import type { NewUser, RealmRow, UserRow, UserUpdate } from "./types.js";
+
+export async function getUserById(tx: Tx, realmId: number, id: number): Promise<UserRow | undefined> {
+  return tx.db.selectFrom("users").selectAll().where("id", "=", id).where("realm_id", "=", realmId).executeTakeFirst();
+}
+
+/** Looks up by real (delivery) email, case-insensitively, within one realm. */
+export async function getUserByDeliveryEmail(tx: Tx, realmId: number, email: string): Promise<UserRow | undefined> {
+  return tx.db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where(sql<string>`lower(delivery_email)`, "=", email.toLowerCase())
+    .executeTakeFirst();
+}
+
+/** The account owning an API key, with its realm, for authentication (any realm). */
+export async function getUserAndRealmByApiKey(
+  tx: Tx,
+  apiKey: string,
+): Promise<{ user: UserRow; realm: RealmRow } | undefined> {
+  const user = await tx.db.selectFrom("users").selectAll().where("api_key", "=", apiKey).executeTakeFirst();
+  if (!user) return undefined;
+  const realm = await tx.db.selectFrom("realms").selectAll().where("id", "=", user.realm_id).executeTakeFirstOrThrow();
+  return { user, realm };
+}
+
+export async function insertUser(tx: Tx, user: NewUser): Promise<number> {
+  const row = await tx.db.insertInto("users").values(user).returning("id").executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateUser(tx: Tx, id: number, changes: UserUpdate): Promise<void> {
+  await tx.db.updateTable("users").set(changes).where("id", "=", id).execute();
+}
+
+export async function listUsers(tx: Tx, realmId: number): Promise<UserRow[]> {
+  return tx.db.selectFrom("users").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
+}
+
+export async function getUsersByIds(tx: Tx, realmId: number, ids: readonly number[]): Promise<UserRow[]> {
+  if (ids.length === 0) return [];
+  return tx.db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("id", "in", [...new Set(ids)]).execute();
+}
+
+/** Users of one realm whose API email or real email is among `emails` (case-insensitive). */
+export async function getUsersByEmails(tx: Tx, realmId: number, emails: readonly string[]): Promise<UserRow[]> {
+  if (emails.length === 0) return [];
+  const lowered = [...new Set(emails.map((e) => e.toLowerCase()))];
+  return tx.db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where((eb) => eb.or([eb(sql<string>`lower(email)`, "in", lowered), eb(sql<string>`lower(delivery_email)`, "in", lowered)]))
+    .execute();
+}
+
+/** Looks up by API email (the placeholder when the address is hidden), case-insensitively. */
+export async function getUserByApiEmail(tx: Tx, realmId: number, email: string): Promise<UserRow | undefined> {
+  return tx.db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where(sql<string>`lower(email)`, "=", email.toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function listActiveUsers(tx: Tx, realmId: number): Promise<UserRow[]> {
+  return tx.db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_active", "=", true).orderBy("id").execute();
+}
+
+/** Id and stored settings of every active account (register's user_status section reads one setting of each). */
+export async function listActiveUserSettings(tx: Tx, realmId: number): Promise<Array<Pick<UserRow, "id" | "settings">>> {
+  return tx.db.selectFrom("users").select(["id", "settings"]).where("realm_id", "=", realmId).where("is_active", "=", true).orderBy("id").execute();
+}
+
+/** The realm's active bots. */
+export async function listActiveBots(tx: Tx, realmId: number): Promise<UserRow[]> {
+  return tx.db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_bot", "=", true).where("is_active", "=", true).orderBy("id").execute();
+}
+
+/** Every active account of the realm, bots included: the audience of realm-wide events. */
+export async function listActiveUserIds(tx: Tx, realmId: number): Promise<number[]> {
+  const rows = await tx.db.selectFrom("users").select("id").where("realm_id", "=", realmId).where("is_active", "=", true).execute();
+  return rows.map((r) => r.id);
+}
+
+/** Active organization administrators and owners (the audience of bot events, with each bot's owner). */
+export async function listActiveAdminIds(tx: Tx, realmId: number): Promise<number[]> {
+  const rows = await tx.db
+    .selectFrom("users")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("is_active", "=", true)
+    // Roles 100 (owner) and 200 (administrator), spec conventions 7.
+    .where("role", "<=", 200)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function listBotsOwnedBy(tx: Tx, ownerId: number, opts: { activeOnly: boolean }): Promise<UserRow[]> {
+  let q = tx.db.selectFrom("users").selectAll().where("bot_owner_id", "=", ownerId).where("is_bot", "=", true);
+  if (opts.activeOnly) q = q.where("is_active", "=", true);
+  return q.orderBy("date_joined").orderBy("id").execute();
+}
+
+/** Active human owners: the last one may neither leave the role nor be deactivated. */
+export async function countActiveHumanOwners(tx: Tx, realmId: number): Promise<number> {
+  const row = await tx.db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("realm_id", "=", realmId)
+    .where("is_active", "=", true)
+    .where("is_bot", "=", false)
+    // Role 100: organization owner (spec conventions 7).
+    .where("role", "=", 100)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function countActiveUsers(tx: Tx, realmId: number): Promise<number> {
+  const row = await tx.db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("realm_id", "=", realmId)
+    .where("is_active", "=", true)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function getActiveUserIds(tx: Tx, realmId: number): Promise<number[]> {
+  const rows = await tx.db.selectFrom("users").select("id").where("realm_id", "=", realmId).where("is_active", "=", true).execute();
+  return rows.map((r) => r.id);
+}
+
+/** An active account with exactly this full name (bots' names must not clash with one). */
+export async function activeUserWithFullName(tx: Tx, realmId: number, fullName: string): Promise<UserRow | undefined> {
+  return tx.db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("is_active", "=", true)
+    .where("full_name", "=", fullName)
+    .executeTakeFirst();
+}
+
+/**
+ * Marks the user's subscriptions as belonging to an (in)active user, as Zulip does on
+ * deactivation, so subscriber lists leave deactivated users out and reactivation restores them.
+ */
+export async function setSubscriptionsUserActive(tx: Tx, userId: number, active: boolean): Promise<void> {
+  await tx.db.updateTable("subscriptions").set({ is_user_active: active }).where("user_id", "=", userId).execute();
+}
+
+export async function deleteSessionsOfUser(tx: Tx, userId: number): Promise<void> {
+  await tx.db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+}

@@ -1,0 +1,33 @@
+/**
+ * File serving at the site root, outside /api/v1, where Zulip serves uploads (issue 7, item 2):
+ * `GET /user_uploads/{realm_id}/{path…}` for a user authenticated with HTTP Basic (the mobile apps
+ * fetch images this way), and `GET /user_uploads/temporary/{token}/{filename}` for the
+ * credential-free URLs handed out by `GET /api/v1/user_uploads/…` (temporary-url.ts). Errors go
+ * through the app's error handler, so they keep Zulip's envelope. The resumable-upload endpoint
+ * `/api/v1/tus` is registered here too (tus.ts).
+ */
+import type { FastifyInstance } from "fastify";
+import { getAttachmentByTemporaryToken, getReadableAttachment } from "../actions/uploads.js";
+import type { AppDeps } from "../deps.js";
+import { authenticateApiKey, parseBasicAuth } from "../http/auth.js";
+import { subdomainFromHost } from "../http/realm-host.js";
+import { sendStoredFile } from "./serve.js";
+import { uploadStorage } from "./storage.js";
+import { registerTusRoutes } from "./tus.js";
+
+export function registerUploadRoutes(app: FastifyInstance, deps: AppDeps): void {
+  registerTusRoutes(app, deps);
+  const subdomainOf = (host: string | undefined) => subdomainFromHost(host, deps.config.externalHost);
+
+  app.get<{ Params: { token: string; filename: string } }>("/user_uploads/temporary/:token/:filename", async (request, reply) => {
+    const attachment = await getAttachmentByTemporaryToken(deps, subdomainOf(request.headers.host), request.params.token);
+    return sendStoredFile(request, reply, uploadStorage(deps.config), attachment);
+  });
+
+  app.get<{ Params: { realm_id: string; "*": string } }>("/user_uploads/:realm_id/*", async (request, reply) => {
+    const credentials = parseBasicAuth(request.headers.authorization);
+    const { user } = await authenticateApiKey(deps.store, credentials, subdomainOf(request.headers.host));
+    const attachment = await getReadableAttachment(deps, user, request.params.realm_id, request.params["*"]);
+    return sendStoredFile(request, reply, uploadStorage(deps.config), attachment);
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * Resumable uploads: the tus protocol at `/api/v1/tus` (spec 4.22; issue 7, item 4), served by
+ * @tus/server. Every request but the CORS preflight needs the same HTTP Basic API-key credentials as
+ * the REST API (browser session cookies do not exist in Parley yet). An upload belongs to the user
+ * who created it: anyone else asking about it, resuming it or terminating it is told it does not
+ * exist. The server's size limit applies (tus answers 413 past it; a limit of 0 refuses every
+ * request). When the last byte arrives, the file moves into upload storage and becomes an attachment
+ * exactly as with `POST /user_uploads`, and the final response carries the same JSON body
+ * (`url`, `uri`, `filename`), as Zulip's does.
+ *
+ * Partial uploads wait in `{UPLOADS_DIR}/.tus` (not a path id any upload can have: those start with
+ * a realm id), and are discarded a day after they were started. Locks are per process: with several
+ * server processes, a resumed upload must reach the process that holds it (sticky routing).
+ */
+import { FileStore } from "@tus/file-store";
+import { Server, type Upload } from "@tus/server";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { IncomingMessage } from "node:http";
+import { join } from "node:path";
+import { doFinishResumableUpload, maxUploadBytes, uploadsDisabled } from "../actions/uploads.js";
+import type { AppDeps } from "../deps.js";
+import { ApiError } from "../errors.js";
+import { authenticateApiKey, parseBasicAuth } from "../http/auth.js";
+import { subdomainFromHost } from "../http/realm-host.js";
+import { errorBody } from "../http/respond.js";
+import type { RealmRow, UserRow } from "../store/types.js";
+
+const TUS_PATH = "/api/v1/tus";
+const EXPIRY_MS = 24 * 60 * 60 * 1000;
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** Upload metadata key naming the uploader; whatever a client sends under it is replaced. */
+const OWNER_KEY = "parley-owner";
+
+/** The srvx request @tus/server hands its hooks, which keeps the Node request it came from. */
+type TusRequest = Parameters<NonNullable<ConstructorParameters<typeof Server>[0]["onIncomingRequest"]>>[0];
+
+const notFound = { status_code: 404, body: "The file for this url was not found\n" };
+
+const ownerTag = (user: UserRow) => `${user.realm_id}:${user.id}`;
+
+export function registerTusRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { config } = deps;
+  /** Who sent each request, authenticated before tus sees it. */
+  const senders = new WeakMap<IncomingMessage, { user: UserRow; realm: RealmRow }>();
+  const senderOf = (req: TusRequest) => {
+    const sender = senders.get(req.runtime?.node?.req as IncomingMessage);
+    if (!sender) throw notFound;
+    return sender;
+  };
+  /** Built on first use, so building the app touches no directory until someone uploads this way. */
+  let tus: Server | null = null;
+  const tusServer = (): Server => {
+    if (tus) return tus;
+    const datastore = new FileStore({ directory: join(config.uploadsDir, ".tus"), expirationPeriodInMilliseconds: EXPIRY_MS });
+    tus = new Server({
+      path: TUS_PATH,
+      datastore,
+      relativeLocation: true,
+      maxSize: maxUploadBytes(config),
+      async onIncomingRequest(req, id) {
+        const { user } = senderOf(req);
+        if (req.method === "POST") return;
+        const upload = await datastore.getUpload(id);
+        if (upload.metadata?.[OWNER_KEY] !== ownerTag(user)) throw notFound;
+      },
+      async onUploadCreate(req, upload) {
+        return { metadata: { ...upload.metadata, [OWNER_KEY]: ownerTag(senderOf(req).user) } };
+      },
+      async onUploadFinish(req, upload: Upload) {
+        const { user, realm } = senderOf(req);
+        const result = await doFinishResumableUpload(deps, realm, user, datastore.read(upload.id), upload.metadata ?? {});
+        await datastore.remove(upload.id);
+        return { status_code: 200, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ result: "success", msg: "", ...result }) };
+      },
+      onResponseError(_req, err) {
+        if (err instanceof ApiError) return { status_code: err.status, body: JSON.stringify(errorBody(err)) };
+        return undefined;
+      },
+    });
+    return tus;
+  };
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== "OPTIONS") {
+      if (config.maxFileUploadSizeMib === 0) throw uploadsDisabled();
+      const subdomain = subdomainFromHost(request.headers.host, config.externalHost);
+      senders.set(request.raw, await authenticateApiKey(deps.store, parseBasicAuth(request.headers.authorization), subdomain));
+    }
+    reply.hijack();
+    await tusServer().handle(request.raw, reply.raw);
+  };
+
+  // An encapsulated scope, so only these routes leave PATCH bodies unread for tus to stream.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser("application/offset+octet-stream", (_request, _payload, done) => done(null));
+    const methods = ["POST", "HEAD", "PATCH", "DELETE", "OPTIONS"] as const;
+    scope.route({ method: [...methods], url: TUS_PATH, handler: handle });
+    scope.route({ method: [...methods], url: `${TUS_PATH}/*`, handler: handle });
+    const sweep = setInterval(() => void tus?.cleanUpExpiredUploads().catch((err) => scope.log.error({ err }, "tus sweep failed")), SWEEP_INTERVAL_MS);
+    sweep.unref();
+    scope.addHook("onClose", async () => clearInterval(sweep));
+  });
+}

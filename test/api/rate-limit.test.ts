@@ -1,0 +1,67 @@
+/** Rate limits (zulip-facts section c): api_by_user, api_by_ip, authenticate_by_username. */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { createTestRealm, PASSWORD, type TestRealm } from "../helpers/fixtures.js";
+import { checkRate, MemoryRateCounter } from "../../src/http/rate-limit.js";
+
+describe("rate limiting", () => {
+  let t: TestRealm;
+  before(async () => {
+    t = await createTestRealm("sqlite", { rateLimiting: true });
+  });
+  after(() => t.close());
+
+  it("limits a user to 200 requests a minute, with Zulip's headers and 429 body", async () => {
+    let last;
+    for (let i = 0; i < 200; i++) {
+      last = await t.as("hamlet").get("/users/me");
+      assert.equal(last.status, 200);
+    }
+    assert.equal(last!.headers["x-ratelimit-limit"], "200");
+    assert.equal(last!.headers["x-ratelimit-remaining"], "0");
+    const refused = await t.as("hamlet").get("/users/me");
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.code, "RATE_LIMIT_HIT");
+    assert.equal(refused.body.result, "error");
+    assert.equal(typeof refused.body["retry-after"], "number");
+    assert.ok(Number(refused.headers["retry-after"]) >= 1);
+    // Another user is unaffected; a new window allows the first again.
+    assert.equal((await t.as("othello").get("/users/me")).status, 200);
+    t.clock.seconds += 60;
+    assert.equal((await t.as("hamlet").get("/users/me")).status, 200);
+  });
+
+  it("limits unauthenticated calls per address", async () => {
+    t.clock.seconds += 3600;
+    let status = 0;
+    for (let i = 0; i < 101; i++) status = (await t.as(null).get("/server_settings")).status;
+    assert.equal(status, 429);
+  });
+
+  it("locks a username after 5 failed logins in 30 minutes, even for the right password", async () => {
+    t.clock.seconds += 3600;
+    for (let i = 0; i < 5; i++) {
+      const res = await t.as(null).post("/fetch_api_key", { username: "cordelia@zulip.test", password: "wrong" });
+      assert.equal(res.status, 401);
+      t.clock.seconds += 1;
+    }
+    // (the per-IP limit is separate; move to a fresh minute window)
+    t.clock.seconds += 60;
+    const locked = await t.as(null).post("/fetch_api_key", { username: "cordelia@zulip.test", password: PASSWORD });
+    assert.equal(locked.status, 429);
+    t.clock.seconds += 1800;
+    const ok = await t.as(null).post("/fetch_api_key", { username: "cordelia@zulip.test", password: PASSWORD });
+    assert.equal(ok.status, 200);
+  });
+
+  it("applies the tightest of several windows", async () => {
+    const counter = new MemoryRateCounter();
+    const rules = [{ windowSeconds: 60, max: 3 }, { windowSeconds: 3600, max: 4 }];
+    const now = 7200;
+    for (let i = 0; i < 3; i++) assert.ok((await checkRate(counter, "k", rules, now)).allowed);
+    assert.equal((await checkRate(counter, "k", rules, now)).allowed, false);
+    assert.ok((await checkRate(counter, "k", rules, now + 60)).allowed === false, "hour window already spent");
+    counter.sweep(now + 7200);
+    assert.ok((await checkRate(counter, "k", rules, now + 7200)).allowed);
+  });
+});

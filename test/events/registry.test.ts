@@ -1,0 +1,67 @@
+/** Queue registry: delivery by user, idle collection, save/restore across a restart. */
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { QueueRegistry } from "../../src/events/registry.js";
+
+const baseOpts = { realmId: 1, eventTypes: null, applyMarkdown: true, clientGravatar: false, allPublicStreams: false, capabilities: {}, narrow: null, now: 1000 };
+
+describe("QueueRegistry", () => {
+  it("delivers only to the named users' queues, with sequential ids per queue", () => {
+    const r = new QueueRegistry();
+    const a = r.create({ ...baseOpts, userId: 1 });
+    const b = r.create({ ...baseOpts, userId: 2 });
+    r.deliver({ type: "x" }, [1]);
+    r.deliver({ type: "y" }, [1, 2]);
+    assert.deepEqual(a.pending().map((e) => [e.id, e.type]), [[0, "x"], [1, "y"]]);
+    assert.deepEqual(b.pending().map((e) => [e.id, e.type]), [[0, "y"]]);
+    a.prune(0);
+    assert.deepEqual(a.pending().map((e) => e.id), [1]);
+  });
+
+  it("resolves a parked wait on delivery, and cancelWait answers it empty", async () => {
+    const r = new QueueRegistry();
+    const q = r.create({ ...baseOpts, userId: 1 });
+    const w = q.wait();
+    r.deliver({ type: "z" }, [1]);
+    assert.equal((await w.promise)[0].type, "z");
+    const w2 = q.wait();
+    r.releaseWaiters();
+    assert.deepEqual(await w2.promise, []);
+  });
+
+  it("collects idle queues but not ones with a parked poll", () => {
+    const r = new QueueRegistry();
+    const idle = r.create({ ...baseOpts, userId: 1 });
+    const parked = r.create({ ...baseOpts, userId: 2 });
+    parked.wait();
+    assert.deepEqual(r.collectIdle(1000 + 601), [idle.id]);
+    assert.equal(r.get(parked.id), parked);
+    assert.equal(r.get(idle.id), undefined);
+  });
+
+  it("saves and restores queues with their pending events and id sequence", () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-queues-"));
+    try {
+      const path = join(dir, "queues.json");
+      const before = new QueueRegistry();
+      const q = before.create({ ...baseOpts, userId: 7, eventTypes: new Set(["message"]) });
+      before.deliver({ type: "message", message: { id: 1 } }, [7]);
+      before.save(path);
+      const after = new QueueRegistry();
+      assert.equal(after.load(path), 1);
+      assert.equal(existsSync(path), false, "consumed: a later crash must not bring back rewound queues");
+      const restored = after.get(q.id)!;
+      assert.deepEqual(restored.pending().map((e) => e.id), [0]);
+      after.deliver({ type: "message", message: { id: 2 } }, [7]);
+      after.deliver({ type: "typing" }, [7]);
+      assert.deepEqual(restored.pending().map((e) => e.id), [0, 1]);
+      writeFileSync(path, "{not json");
+      assert.equal(new QueueRegistry().load(path), 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

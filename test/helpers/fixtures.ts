@@ -1,0 +1,177 @@
+/**
+ * The standard test realm (subdomain "zulip") with named users, in Zulip's test tradition, and an
+ * HTTP client that calls the API as any of them through `app.inject()`.
+ */
+import type { FastifyInstance } from "fastify";
+import { checkCreateRealm } from "../../src/actions/realms.js";
+import { checkCreateUser } from "../../src/actions/users.js";
+import { buildApp } from "../../src/app.js";
+import { loadConfig, type Config } from "../../src/config.js";
+import type { AppDeps, Clock } from "../../src/deps.js";
+import { transaction, type Store } from "../../src/store/db.js";
+import { PresenceService } from "../../src/actions/presence.js";
+import { MemoryRateCounter } from "../../src/http/rate-limit.js";
+import { LocalEventBus, type ChatEvent } from "../../src/events/bus.js";
+import { QueueRegistry } from "../../src/events/registry.js";
+import { getRealmById } from "../../src/store/realms.js";
+import { readTx } from "../../src/store/db.js";
+import { openTestStore, type StoreKind, type TestStore } from "./stores.js";
+
+export const EXTERNAL_HOST = "testserver.local:9991";
+export const PASSWORD = "correct horse battery staple";
+
+export interface TestUser {
+  id: number;
+  email: string;
+  apiKey: string;
+  fullName: string;
+  role: number;
+}
+
+export type UserName = "desdemona" | "iago" | "shiva" | "hamlet" | "othello" | "cordelia" | "polonius" | "bot";
+
+const USERS: Array<{ name: Exclude<UserName, "desdemona">; fullName: string; role: number; bot?: boolean }> = [
+  { name: "iago", fullName: "Iago", role: 200 },
+  { name: "shiva", fullName: "Shiva", role: 300 },
+  { name: "hamlet", fullName: "King Hamlet", role: 400 },
+  { name: "othello", fullName: "Othello, the Moor of Venice", role: 400 },
+  { name: "cordelia", fullName: "Cordelia, Lear's daughter", role: 400 },
+  { name: "polonius", fullName: "Polonius", role: 600 },
+  { name: "bot", fullName: "Default Bot", role: 400, bot: true },
+];
+
+export class FakeClock implements Clock {
+  constructor(public seconds = 1_700_000_000) {}
+  now(): number {
+    return this.seconds;
+  }
+}
+
+export interface ApiResponse {
+  status: number;
+  body: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+export interface Client {
+  get(path: string, params?: Record<string, unknown>): Promise<ApiResponse>;
+  post(path: string, params?: Record<string, unknown>): Promise<ApiResponse>;
+  patch(path: string, params?: Record<string, unknown>): Promise<ApiResponse>;
+  delete(path: string, params?: Record<string, unknown>): Promise<ApiResponse>;
+}
+
+/** Form-encodes like a Zulip client: strings as-is, everything else as JSON text. */
+export function formEncode(params: Record<string, unknown>): string {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v !== undefined) form.set(k, typeof v === "string" ? v : JSON.stringify(v));
+  }
+  return form.toString();
+}
+
+export interface PublishedEvent {
+  event: ChatEvent;
+  userIds: number[];
+}
+
+export interface TestRealm {
+  app: FastifyInstance;
+  deps: AppDeps;
+  testStore: TestStore;
+  clock: FakeClock;
+  realmId: number;
+  subdomain: string;
+  host: string;
+  users: Record<UserName, TestUser>;
+  /** Every event published since the realm was built (tests may clear it). */
+  published: PublishedEvent[];
+  /** A client authenticated as the named user (or with raw credentials, or none). */
+  as(user: UserName | TestUser | null, opts?: { host?: string; authorization?: string }): Client;
+  close(): Promise<void>;
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({}), externalHost: EXTERNAL_HOST, logLevel: "silent", ...overrides };
+}
+
+/** Dependencies for a test app on `store`: fake clock, in-process bus, fresh queues. */
+export function testDeps(store: Store, configOverrides: Partial<Config> = {}, clock: Clock = new FakeClock()): AppDeps {
+  const events = new LocalEventBus();
+  const queues = new QueueRegistry();
+  events.subscribe((event, userIds) => queues.deliver(event, userIds));
+  return { config: testConfig(configOverrides), store, clock, events, queues, presence: new PresenceService(store, events), rateLimiter: null };
+}
+
+export async function createTestRealm(kind: StoreKind, configOverrides: Partial<Config> = {}): Promise<TestRealm> {
+  const testStore = await openTestStore(kind);
+  const clock = new FakeClock();
+  const events = new LocalEventBus();
+  const published: PublishedEvent[] = [];
+  events.subscribe((event, userIds) => published.push({ event, userIds: [...userIds] }));
+  const queues = new QueueRegistry();
+  events.subscribe((event, userIds) => queues.deliver(event, userIds));
+  const deps: AppDeps = { ...testDeps(testStore.store, configOverrides, clock), events, queues, presence: new PresenceService(testStore.store, events) };
+  if (configOverrides.rateLimiting) deps.rateLimiter = new MemoryRateCounter();
+  const subdomain = "zulip";
+  const { realmId, owner } = await checkCreateRealm(
+    deps.store,
+    { subdomain, name: "Zulip Dev", ownerEmail: "desdemona@zulip.test", ownerName: "Desdemona", ownerPassword: PASSWORD },
+    clock.now(),
+  );
+  const users = { desdemona: { id: owner.userId, email: owner.email, apiKey: owner.apiKey, fullName: "Desdemona", role: 100 } } as Record<UserName, TestUser>;
+  const realm = (await getRealmById(readTx(deps.store), realmId))!;
+  for (const u of USERS) {
+    const email = u.bot ? "default-bot@zulip.test" : `${u.name}@zulip.test`;
+    const created = await transaction(deps.store, (tx) =>
+      checkCreateUser(
+        tx,
+        realm,
+        { email, fullName: u.fullName, password: PASSWORD, role: u.role, botType: u.bot ? 1 : null, botOwnerId: u.bot ? owner.userId : null },
+        clock.now(),
+      ),
+    );
+    users[u.name] = { id: created.userId, email, apiKey: created.apiKey, fullName: u.fullName, role: u.role };
+  }
+  const app = await buildApp(deps, { logger: false });
+  const host = `${subdomain}.${EXTERNAL_HOST}`;
+  return {
+    app,
+    deps,
+    testStore,
+    clock,
+    realmId,
+    subdomain,
+    host,
+    users,
+    published,
+    as(who, opts = {}) {
+      const user = typeof who === "string" ? users[who] : who;
+      const headers: Record<string, string> = { host: opts.host ?? host };
+      if (opts.authorization !== undefined) headers.authorization = opts.authorization;
+      else if (user) headers.authorization = "Basic " + Buffer.from(`${user.email}:${user.apiKey}`).toString("base64");
+      const call = async (method: "GET" | "POST" | "PATCH" | "DELETE", path: string, params: Record<string, unknown> = {}) => {
+        const url = `/api/v1${path}`;
+        const res =
+          method === "GET"
+            ? await app.inject({ method, url: Object.keys(params).length ? `${url}?${formEncode(params)}` : url, headers })
+            : await app.inject({
+                method,
+                url,
+                headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+                payload: formEncode(params),
+              });
+        return { status: res.statusCode, body: res.json(), headers: res.headers as ApiResponse["headers"] };
+      };
+      return {
+        get: (path, params) => call("GET", path, params),
+        post: (path, params) => call("POST", path, params),
+        patch: (path, params) => call("PATCH", path, params),
+        delete: (path, params) => call("DELETE", path, params),
+      };
+    },
+    async close() {
+      await app.close();
+      await testStore.cleanup();
+    },
+  };
+}

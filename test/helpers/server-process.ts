@@ -1,0 +1,122 @@
+/**
+ * Parley as an operator runs it: `src/main.ts` and `src/cli/manage.ts` as child processes on a real
+ * store, driven over loopback HTTP. For the crash and backup tests and the soak script.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const NODE_ARGS = ["--import", "tsx"];
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `manage …` with `env` (DATABASE_URL, UPLOADS_DIR…) added to this process's environment. */
+export function runManage(env: Record<string, string>, args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...NODE_ARGS, "src/cli/manage.ts", ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The JSON line of a successful `manage …`; throws with its stderr otherwise. */
+export async function manageJson<T = Record<string, unknown>>(env: Record<string, string>, args: string[]): Promise<T> {
+  const run = await runManage(env, args);
+  if (run.code !== 0) throw new Error(`manage ${args[0]} exited ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as T;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  /** Resolves when the process has exited. */
+  exited: Promise<Exit>;
+  /** Sends `signal` and waits for the exit. */
+  stop(signal: NodeJS.Signals): Promise<Exit>;
+}
+
+/** Starts `src/main.ts` on `port` and waits until it answers; its stderr goes to ours. */
+export async function startServer(port: number, env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...NODE_ARGS, "src/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "warn", RATE_LIMITING: "off", ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const exited = new Promise<Exit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const server: ServerProcess = {
+    child,
+    port,
+    exited,
+    stop(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`the server on port ${port} exited with code ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/v1/server_settings`)).ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await server.stop("SIGKILL");
+  throw new Error(`the server on port ${port} never came up`);
+}
+
+export interface ApiReply {
+  status: number;
+  body: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** Calls the API of a server on loopback as one user, form-encoding like a Zulip client. */
+export class ApiClient {
+  private readonly authorization: string;
+
+  constructor(
+    private readonly port: number,
+    readonly email: string,
+    apiKey: string,
+  ) {
+    this.authorization = "Basic " + Buffer.from(`${email}:${apiKey}`).toString("base64");
+  }
+
+  async call(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, params: Record<string, unknown> = {}, signal?: AbortSignal): Promise<ApiReply> {
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) form.set(k, typeof v === "string" ? v : JSON.stringify(v));
+    const query = method === "GET" && Object.keys(params).length > 0 ? `?${form}` : "";
+    const res = await fetch(`http://127.0.0.1:${this.port}/api/v1${path}${query}`, {
+      method,
+      headers: { authorization: this.authorization, ...(method === "GET" ? {} : { "content-type": "application/x-www-form-urlencoded" }) },
+      body: method === "GET" ? undefined : form.toString(),
+      signal,
+    });
+    return { status: res.status, body: (await res.json()) as ApiReply["body"] };
+  }
+}

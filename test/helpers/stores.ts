@@ -1,0 +1,60 @@
+/**
+ * Test stores: SQLite always; PostgreSQL too when TEST_DATABASE_URL is set, each test store in a
+ * fresh database of its own (dropped on cleanup). Not a schema: Kysely's Migrator looks for its
+ * bookkeeping tables in every schema of the database, so a store migrating while another test file's
+ * schema exists would skip creating them and fail.
+ */
+import pg from "pg";
+import { testStoreUrls } from "../../src/config.js";
+import { openStore, type Store } from "../../src/store/db.js";
+import { migrateToLatest } from "../../src/store/migrate.js";
+
+export type StoreKind = "sqlite" | "postgres";
+
+const urls = testStoreUrls();
+
+export const STORE_KINDS: StoreKind[] = urls.postgres ? ["sqlite", "postgres"] : ["sqlite"];
+
+export interface TestStore {
+  store: Store;
+  url: string;
+  cleanup(): Promise<void>;
+}
+
+let counter = 0;
+
+/** A migrated, empty store; on PostgreSQL `url` opens the same database again. */
+export async function openTestStore(kind: StoreKind): Promise<TestStore> {
+  if (kind === "sqlite") {
+    const url = "sqlite::memory:";
+    const store = openStore(url);
+    await migrateToLatest(store);
+    return { store, url, cleanup: () => store.close() };
+  }
+  const base = urls.postgres as string;
+  const database = `parley_test_${process.pid}_${Date.now()}_${counter++}`;
+  await adminQuery(base, `CREATE DATABASE ${database}`);
+  const target = new URL(base);
+  target.pathname = `/${database}`;
+  const url = target.toString();
+  const store = openStore(url);
+  await migrateToLatest(store);
+  return {
+    store,
+    url,
+    async cleanup() {
+      await store.close();
+      await adminQuery(base, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    },
+  };
+}
+
+async function adminQuery(url: string, statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
