@@ -70,6 +70,8 @@ async function main(): Promise<void> {
     // Parked long-polls are answered (empty) so app.close() can drain; clients poll again later.
     deps.queues.releaseWaiters();
     await app.close();
+    // Events of requests that finished during the drain must be in the queues before they are saved.
+    await deps.events.flush?.();
     deps.queues.save(queueFile);
     await deps.events.close?.();
     await store.close();

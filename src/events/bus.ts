@@ -20,6 +20,11 @@ export interface EventBus {
    * buses subscribe asynchronously); register awaits it before reading the initial state.
    */
   whenSubscribed?(): Promise<void>;
+  /**
+   * Resolves once every event published so far has been delivered to this process's queues
+   * (cross-process buses deliver through a round trip); shutdown awaits it before saving queues.
+   */
+  flush?(): Promise<void>;
   close?(): Promise<void>;
 }
 

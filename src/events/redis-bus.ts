@@ -8,12 +8,14 @@
  * a balancer that routes by user (as Zulip routes by user to Tornado shards); a poll that lands
  * elsewhere gets BAD_EVENT_QUEUE_ID and the client re-registers there, which is always safe.
  */
+import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import type { ChatEvent, EventBus } from "./bus.js";
 import type { QueueRegistry } from "./registry.js";
 
 export const SHARD_COUNT = 64;
 const CHANNEL_PREFIX = "parley:events:";
+const FLUSH_TIMEOUT_MS = 5_000;
 
 const shardOf = (userId: number) => userId % SHARD_COUNT;
 
@@ -22,6 +24,9 @@ export class RedisEventBus implements EventBus {
   private readonly sub: Redis;
   private subscribed = new Set<number>();
   private syncing: Promise<void> = Promise.resolve();
+  /** This process's own channel: a token sent on it returns after everything published before it. */
+  private readonly flushChannel = `parley:flush:${randomUUID()}`;
+  private readonly flushWaiters = new Map<string, () => void>();
 
   constructor(
     url: string,
@@ -32,7 +37,12 @@ export class RedisEventBus implements EventBus {
     this.sub = new Redis(url, { lazyConnect: false });
     this.pub.on("error", onError);
     this.sub.on("error", onError);
-    this.sub.on("message", (_channel: string, payload: string) => {
+    this.sub.on("message", (channel: string, payload: string) => {
+      if (channel === this.flushChannel) {
+        this.flushWaiters.get(payload)?.();
+        this.flushWaiters.delete(payload);
+        return;
+      }
       try {
         const { event, userIds } = JSON.parse(payload) as { event: ChatEvent; userIds: number[] };
         this.registry.deliver(event, userIds);
@@ -65,6 +75,28 @@ export class RedisEventBus implements EventBus {
       this.subscribed = wanted;
     }).catch(this.onError);
     return this.syncing;
+  }
+
+  /**
+   * Redis delivers one connection's publishes to a subscriber in order, so once a token published
+   * now comes back, every event published earlier has reached the registry.
+   */
+  async flush(timeoutMs = FLUSH_TIMEOUT_MS): Promise<void> {
+    const token = randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const returned = new Promise<void>((resolve) => {
+      this.flushWaiters.set(token, resolve);
+      // A Redis that stopped answering must not hold shutdown forever.
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    try {
+      await this.sub.subscribe(this.flushChannel);
+      await this.pub.publish(this.flushChannel, token);
+      await returned;
+    } finally {
+      clearTimeout(timer);
+      this.flushWaiters.delete(token);
+    }
   }
 
   async close(): Promise<void> {

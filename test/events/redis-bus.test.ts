@@ -1,0 +1,31 @@
+/**
+ * The Redis event bus (REDIS_URL set): flush() returns only once every event published before it
+ * has reached this process's queues, which graceful shutdown relies on before saving the queues.
+ * Skips visibly without REDIS_URL (CI sets it).
+ */
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { testStoreUrls } from "../../src/config.js";
+import { RedisEventBus } from "../../src/events/redis-bus.js";
+import { QueueRegistry } from "../../src/events/registry.js";
+
+const { redis } = testStoreUrls();
+const baseOpts = { realmId: 1, eventTypes: null, applyMarkdown: true, clientGravatar: false, allPublicStreams: false, capabilities: {}, narrow: null, now: 1000 };
+
+describe("RedisEventBus", { skip: redis ? false : "needs REDIS_URL" }, () => {
+  const registry = new QueueRegistry();
+  const errors: unknown[] = [];
+  const bus = new RedisEventBus(redis as string, registry, (err) => errors.push(err));
+  after(() => bus.close());
+
+  it("has every event published before flush() in the queues when flush() resolves", async () => {
+    // User ids on many shards, so the events travel on different channels than the flush token.
+    const userIds = [7_000_001, 7_000_002, 7_000_003, 7_000_070];
+    const queues = userIds.map((userId) => registry.create({ ...baseOpts, userId }));
+    await bus.whenSubscribed();
+    for (let i = 0; i < 50; i++) bus.publish({ type: "test", n: i }, userIds);
+    await bus.flush();
+    for (const queue of queues) assert.deepEqual(queue.pending().map((e) => e.n), Array.from({ length: 50 }, (_, i) => i));
+    assert.deepEqual(errors, []);
+  });
+});
