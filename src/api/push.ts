@@ -18,17 +18,7 @@ export const addApnsToken = endpoint({
   },
 });
 
-export const removeApnsToken = endpoint({
-  method: "DELETE",
-  path: "/users/me/apns_device_token",
-  auth: "user",
-  params: { token: p.str() },
-  async handler(ctx, params) {
-    await doRemovePushToken(ctx.deps, ctx.user, "apns", params.token);
-    return {};
-  },
-});
-
+/** FCM registration ids, unlike APNs tokens, name no app. */
 export const addFcmToken = endpoint({
   method: "POST",
   path: "/users/me/android_gcm_reg_id",
@@ -40,16 +30,21 @@ export const addFcmToken = endpoint({
   },
 });
 
-export const removeFcmToken = endpoint({
-  method: "DELETE",
-  path: "/users/me/android_gcm_reg_id",
-  auth: "user",
-  params: { token: p.str() },
-  async handler(ctx, params) {
-    await doRemovePushToken(ctx.deps, ctx.user, "fcm", params.token);
-    return {};
-  },
-});
+/** Removing a legacy token is the same for both kinds but for the path. */
+const removeTokenEndpoint = (kind: "apns" | "fcm", path: string) =>
+  endpoint({
+    method: "DELETE",
+    path,
+    auth: "user",
+    params: { token: p.str() },
+    async handler(ctx, params) {
+      await doRemovePushToken(ctx.deps, ctx.user, kind, params.token);
+      return {};
+    },
+  });
+
+export const removeApnsToken = removeTokenEndpoint("apns", "/users/me/apns_device_token");
+export const removeFcmToken = removeTokenEndpoint("fcm", "/users/me/android_gcm_reg_id");
 
 export const registerPushDevice = endpoint({
   method: "POST",
