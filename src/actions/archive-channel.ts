@@ -1,7 +1,8 @@
 /**
  * Archiving a channel (DELETE /streams/{stream_id}) and unarchiving it (PATCH is_archived=false,
  * FL 388). An archived channel keeps its subscriptions and messages but leaves every list; it
- * stops being a default channel and an announcements channel.
+ * stops being a default channel and an announcements channel. Notification Bot posts a notice of
+ * either change in the channel, as Zulip does.
  */
 import { accessChannelForAdministration } from "../access/channels.js";
 import type { AppDeps } from "../deps.js";
@@ -17,6 +18,7 @@ import type { ChannelRow, RealmRow, UserRow } from "../store/types.js";
 import { channelAudience } from "./channel-audience.js";
 import { channelPresenter } from "./channel-views.js";
 import { doSetDefaultChannel } from "./default-channels.js";
+import { CHANNEL_EVENTS_TOPIC, sendChannelNotice, type NoticeOptions } from "./notification-bot.js";
 
 /** The client capability under which archived channels stay in a client's lists (FL 315, 378). */
 export const ARCHIVED_CHANNELS = "archived_channels";
@@ -52,6 +54,34 @@ export async function checkArchiveChannel(deps: AppDeps, tx: Tx, realm: RealmRow
   const update = { type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "is_archived", value: true };
   publishOnCommit(tx, deps.events, { ...update, only_with: ARCHIVED_CHANNELS }, audience);
   publishOnCommit(tx, deps.events, { type: "stream", op: "delete", streams: [presented], stream_ids: [channel.id], only_without: ARCHIVED_CHANNELS }, audience);
+  // Zulip's do_deactivate_stream posts this in the channel itself, already read by everyone.
+  await sendChannelStateNotice(deps, tx, realm, user, archived, `Channel #**${archived.name}** has been archived.`, {
+    readByEveryone: true,
+    archivedChannelNotice: true,
+  });
+}
+
+/** Zulip's do_unarchive_stream notice, after PATCH is_archived=false has taken effect. */
+export async function sendUnarchiveNotice(deps: AppDeps, tx: Tx, realm: RealmRow, user: UserRow, channel: ChannelRow): Promise<void> {
+  await sendChannelStateNotice(deps, tx, realm, user, channel, `Channel #**${channel.name}** has been unarchived.`, {});
+}
+
+/**
+ * A notice about the channel, in its "channel events" topic. The #channel link renders as a
+ * subscriber sees it: an administrator may archive a private channel they are not subscribed to.
+ */
+async function sendChannelStateNotice(
+  deps: AppDeps,
+  tx: Tx,
+  realm: RealmRow,
+  user: UserRow,
+  channel: ChannelRow,
+  content: string,
+  opts: Pick<NoticeOptions, "readByEveryone" | "archivedChannelNotice">,
+): Promise<void> {
+  const subscribers = await getSubscriberIds(tx, channel.recipient_id as number);
+  const renderAsUserId = subscribers.includes(user.id) ? undefined : subscribers[0];
+  await sendChannelNotice(deps, tx, realm, channel, CHANNEL_EVENTS_TOPIC, content, { actingUser: user, renderAsUserId, ...opts });
 }
 
 /** Whether PATCH is_archived=false has work to do; refuses channels that are not archived or could not be seen by anyone. */

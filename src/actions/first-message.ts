@@ -10,11 +10,14 @@ import { getChannelById, updateChannel } from "../store/channels.js";
 import type { Tx } from "../store/db.js";
 import { getFirstMessageId } from "../store/messages.js";
 import type { ChannelRow } from "../store/types.js";
+import { ARCHIVED_CHANNELS } from "./archive-channel.js";
 import { channelAudience } from "./channel-audience.js";
 
 async function publishFirstMessageId(deps: AppDeps, tx: Tx, channel: ChannelRow, value: number | null, except: ReadonlySet<number>): Promise<void> {
   const audience = [...(await channelAudience(tx, channel))].filter((id) => !except.has(id));
-  const event = { type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "first_message_id", value };
+  // An archived channel (its archiving notice) exists only for clients with archived_channels.
+  const route = channel.deactivated ? { only_with: ARCHIVED_CHANNELS } : {};
+  const event = { type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "first_message_id", value, ...route };
   publishOnCommit(tx, deps.events, event, audience);
 }
 

@@ -50,16 +50,26 @@ export function silentMention(user: Pick<UserRow, "full_name" | "id">): string {
   return `@_**${user.full_name}|${user.id}**`;
 }
 
+/** Zulip's STREAM_EVENTS_NOTIFICATION_TOPIC_NAME: where notices about a channel itself go. */
+export const CHANNEL_EVENTS_TOPIC = "channel events";
+
 export interface NoticeOptions {
   /** The user whose action caused the notice: their copy starts read, and #channel links render as they see them. */
   actingUser: UserRow;
+  /** Whose view decides which #channel links render, when not the acting user's. */
+  renderAsUserId?: number;
   /** Further recipients whose copy starts read (e.g. by their resolved-topic notice setting). */
   readByUserIds?: readonly number[];
+  /** Every copy starts read (Zulip's limit_unread_user_ids=set()). */
+  readByEveryone?: boolean;
+  /** Post even though the channel is archived: the notice that it was (Zulip's archived_channel_notice). */
+  archivedChannelNotice?: boolean;
 }
 
 /**
  * Posts a notice in a channel (to its subscribers). Channels that allow only the empty topic get
- * it there, as Zulip does for its channel-event notices. Archived channels get none.
+ * it there, as Zulip does for its channel-event notices. Archived channels get none, except the
+ * notice of their archiving.
  */
 export async function sendChannelNotice(
   deps: AppDeps,
@@ -70,7 +80,7 @@ export async function sendChannelNotice(
   content: string,
   opts: NoticeOptions,
 ): Promise<number | null> {
-  if (channel.deactivated) return null;
+  if (channel.deactivated && !opts.archivedChannelNotice) return null;
   const bot = await getNotificationBot(deps, tx, realm);
   const recipientId = channel.recipient_id as number;
   const policy = channel.topics_policy === "inherit" ? realm.topics_policy : channel.topics_policy;
@@ -82,10 +92,11 @@ export async function sendChannelNotice(
     userIds: [...new Set([...subscribers, bot.id])],
     senderSubscribed: await isSubscribed(tx, bot.id, recipientId),
   };
+  const readBy = opts.readByEveryone ? delivery.userIds : [opts.actingUser.id, ...(opts.readByUserIds ?? [])];
   return doSendMessage(deps, tx, realm, bot, await Membership.load(tx, bot), delivery, normalizeContent(content), {
     client: CLIENT,
-    readByUserIds: [opts.actingUser.id, ...(opts.readByUserIds ?? [])],
-    renderAsUserId: opts.actingUser.id,
+    readByUserIds: readBy,
+    renderAsUserId: opts.renderAsUserId ?? opts.actingUser.id,
   });
 }
 

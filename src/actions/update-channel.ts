@@ -34,7 +34,7 @@ import { cannotManageDefaultChannels, doSetDefaultChannel, privateDefaultChannel
 import { resolveGroupSetting } from "./group-settings.js";
 import { publishAccessChanges } from "./channel-access-events.js";
 import { channelPresenter } from "./channel-views.js";
-import { checkUnarchive } from "./archive-channel.js";
+import { checkUnarchive, sendUnarchiveNotice } from "./archive-channel.js";
 import { renderContent } from "./render.js";
 
 export interface GroupSettingChange {
@@ -189,4 +189,5 @@ export async function checkUpdateChannel(deps: AppDeps, tx: Tx, realm: RealmRow,
   // The rename goes first and names the channel by its old name, as Zulip's does; later events use the new one.
   const ordered = newName === undefined ? events : [{ property: "name", value: newName, name: channel.name }, ...events];
   await publishAccessChanges(deps, tx, realm, channel, updated, ordered, { unarchived: unarchive });
+  if (unarchive) await sendUnarchiveNotice(deps, tx, realm, user, updated);
 }

@@ -16,6 +16,7 @@ import { getNamedGroupsByIds } from "../store/user-groups.js";
 import type { UserRow } from "../store/types.js";
 import { listActiveAdminIds, listActiveUserIds, listActiveUsers } from "../store/users.js";
 import { channelAudiences } from "./channel-audience.js";
+import { publishGroupSettingsOfUser } from "./group-setting-members-events.js";
 import { publishGroupEvent } from "./user-groups.js";
 import { splitByEmailAccess } from "./user-views.js";
 
@@ -144,7 +145,8 @@ export async function publishBotAccessForRole(deps: AppDeps, tx: Tx, user: UserR
 
 /**
  * A deactivated user leaves every group and subscriber list as far as clients know (FL 303, 377);
- * reactivation brings them back: user_group and peer events to everyone who sees each.
+ * reactivation brings them back: user_group and peer events to everyone who sees each, then the
+ * group-setting values that list them (group-setting-members-events.ts).
  */
 export async function publishActivityChange(deps: AppDeps, tx: Tx, user: UserRow, active: boolean): Promise<void> {
   const groups = await getDirectGroupIds(tx, user.id);
@@ -157,4 +159,5 @@ export async function publishActivityChange(deps: AppDeps, tx: Tx, user: UserRow
     const event = { type: "subscription", op: active ? "peer_add" : "peer_remove", stream_ids: [channel.id], user_ids: [user.id] };
     publishOnCommit(tx, deps.events, event, peers);
   }
+  await publishGroupSettingsOfUser(deps, tx, user);
 }

@@ -1,11 +1,13 @@
 /**
  * A user's own settings (Zulip's PATCH /settings) and the value checks it shares with the realm's
- * defaults (spec 4.2). Each changed setting is announced to the user (user_settings update);
- * changes others can see (name, time zone, email visibility) to everyone (realm_user update).
+ * defaults (spec 4.2). Each changed setting is announced to the user (user_settings update, and
+ * Zulip's legacy settings events for older clients: events/user-settings-events.ts); changes
+ * others can see (name, time zone, email visibility) to everyone (realm_user update).
  */
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
+import { publishUserSettingChange } from "../events/user-settings-events.js";
 import { verifyPassword, hashPassword } from "../lib/secrets.js";
 import { NOTIFICATION_SOUNDS, mergeSettings, type UserSettings } from "../lib/user-settings.js";
 import { apiEmailFor, fakeEmailDomain } from "../policy/email-visibility.js";
@@ -84,7 +86,7 @@ export async function updateOwnSettings(deps: AppDeps, realm: RealmRow, user: Us
     const { timezone, ...rest } = input.settings;
     if (timezone !== undefined && timezone !== user.timezone) {
       await doChangeTimezone(deps, tx, user, String(timezone));
-      publishOnCommit(tx, deps.events, { type: "user_settings", op: "update", property: "timezone", value: timezone }, [user.id]);
+      publishUserSettingChange(tx, deps.events, user, "timezone", timezone);
     }
     const stored = JSON.parse(user.settings) as UserSettings;
     const current = mergeSettings(user.settings);
@@ -94,7 +96,7 @@ export async function updateOwnSettings(deps: AppDeps, realm: RealmRow, user: Us
     const settings = JSON.stringify(stored);
     await updateUser(tx, user.id, { settings });
     for (const [property, value] of changed) {
-      publishOnCommit(tx, deps.events, { type: "user_settings", op: "update", property, value }, [user.id]);
+      publishUserSettingChange(tx, deps.events, user, property, value);
       if (property === "enable_drafts_synchronization" && value === false) await deleteDraftsOfUser(tx, user.id);
       if (property === "email_address_visibility") await doChangeEmailVisibility(deps, tx, realm, user, settings, Number(value));
       // `away` in user_status is the deprecated inverse of presence_enabled (FL 148): clients

@@ -7,6 +7,7 @@ import { accessUserById } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
+import { publishUserSettingChange } from "../events/user-settings-events.js";
 import { settingOf } from "../lib/user-settings.js";
 import { transaction, type Tx } from "../store/db.js";
 import type { UserRow } from "../store/types.js";
@@ -63,7 +64,7 @@ export async function updateOwnStatus(deps: AppDeps, user: UserRow, input: Statu
       const stored = JSON.parse(user.settings) as Record<string, unknown>;
       stored.presence_enabled = !input.away;
       await updateUser(tx, user.id, { settings: JSON.stringify(stored) });
-      publishOnCommit(tx, deps.events, { type: "user_settings", op: "update", property: "presence_enabled", value: !input.away }, [user.id]);
+      publishUserSettingChange(tx, deps.events, user, "presence_enabled", !input.away);
       event.away = input.away;
     }
     if (Object.keys(changes).length > 0) await saveUserStatus(tx, user.id, changes, deps.clock.now());

@@ -104,7 +104,8 @@ export type GroupSettingValue = number | { direct_members: number[]; direct_subg
 
 /**
  * The API form of group-setting values for the given group ids: a named (or system) group is its
- * id; an anonymous group is {direct_members, direct_subgroups} (spec conventions 6).
+ * id; an anonymous group is {direct_members, direct_subgroups} (spec conventions 6). Deactivated
+ * users keep their rows but are never listed in direct_members (Zulip FL 303).
  */
 export async function getGroupSettingValues(tx: Tx, groupIds: readonly number[]): Promise<Map<number, GroupSettingValue>> {
   const ids = [...new Set(groupIds)];
@@ -115,7 +116,14 @@ export async function getGroupSettingValues(tx: Tx, groupIds: readonly number[])
   for (const id of ids) out.set(id, id);
   if (anonIds.length === 0) return out;
   const [members, subgroups] = await Promise.all([
-    tx.db.selectFrom("user_group_members").select(["group_id", "user_id"]).where("group_id", "in", anonIds).orderBy("user_id").execute(),
+    tx.db
+      .selectFrom("user_group_members")
+      .innerJoin("users", "users.id", "user_group_members.user_id")
+      .select(["user_group_members.group_id", "user_group_members.user_id"])
+      .where("user_group_members.group_id", "in", anonIds)
+      .where("users.is_active", "=", true)
+      .orderBy("user_group_members.user_id")
+      .execute(),
     tx.db.selectFrom("user_group_subgroups").select(["supergroup_id", "subgroup_id"]).where("supergroup_id", "in", anonIds).orderBy("subgroup_id").execute(),
   ]);
   for (const id of anonIds) out.set(id, { direct_members: [], direct_subgroups: [] });

@@ -197,6 +197,15 @@ export const ORG_HANDLERS: Record<string, Handler> = {
     if (e.op !== "update") inconsistent(e, "unknown user_settings op");
     state.user_settings[e.property] = e.value;
   },
+  // Legacy settings events (clients without user_settings_object): the top-level register key.
+  update_display_settings: (state, e) => {
+    if (!(e.setting_name in state)) inconsistent(e, "update_display_settings for a key the register did not return");
+    state[e.setting_name] = e.setting;
+  },
+  update_global_notifications: (state, e) => {
+    if (!(e.notification_name in state)) inconsistent(e, "update_global_notifications for a key the register did not return");
+    state[e.notification_name] = e.setting;
+  },
   realm_user_settings_defaults: (state, e) => {
     if (e.op !== "update") inconsistent(e, "unknown realm_user_settings_defaults op");
     state.realm_user_settings_defaults[e.property] = e.value;

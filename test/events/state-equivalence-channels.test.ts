@@ -67,19 +67,21 @@ for (const kind of STORE_KINDS) {
       });
     });
 
+    // Subscribers also get Notification Bot's notice of each change, posted in the channel; when it
+    // is the channel's first message, the others that keep the archived channel get its id.
     it("archiving and unarchiving: clients with archived_channels keep the channel, marked archived", async () => {
       const id = await createChannel(t, "Attic", ["iago", "hamlet"]);
       const archive = () => t.as("iago").delete(`/streams/${id}`);
       await verifyAction(t, ["hamlet", "cordelia", "polonius"], archive, {
-        expect: { hamlet: ["stream/update"], cordelia: ["stream/update"], polonius: [] },
+        expect: { hamlet: ["stream/update", "message"], cordelia: ["stream/update", "stream/update"], polonius: [] },
       });
       await verifyAction(t, ["hamlet", "cordelia", "polonius"], update(id, { description: "dusty" }), { expect: { hamlet: ["stream/update"], polonius: [] } });
       await verifyAction(t, ["hamlet", "cordelia", "polonius"], update(id, { is_archived: false }), {
-        expect: { hamlet: ["stream/update"], cordelia: ["stream/update"], polonius: [] },
+        expect: { hamlet: ["stream/update", "message"], cordelia: ["stream/update"], polonius: [] },
       });
       const hidden = await createChannel(t, "Crypt", ["iago"], { invite_only: true });
       await verifyAction(t, ["iago", "hamlet", "desdemona"], () => t.as("iago").delete(`/streams/${hidden}`), {
-        expect: { iago: ["stream/update"], hamlet: [], desdemona: ["stream/update"] },
+        expect: { iago: ["stream/update", "message"], hamlet: [], desdemona: ["stream/update", "stream/update"] },
       });
     });
 
@@ -88,12 +90,16 @@ for (const kind of STORE_KINDS) {
       const legacy = { register: LEGACY_LISTS_REGISTER };
       await verifyAction(t, ["hamlet", "cordelia", "polonius"], () => t.as("iago").delete(`/streams/${id}`), {
         ...legacy,
-        expect: { hamlet: ["stream/delete"], cordelia: ["stream/delete"], polonius: [] },
+        expect: { hamlet: ["stream/delete", "message"], cordelia: ["stream/delete"], polonius: [] },
       });
       await verifyAction(t, ["hamlet", "cordelia"], update(id, { description: "dusty" }), { ...legacy, expect: { hamlet: [], cordelia: [] } });
       await verifyAction(t, ["hamlet", "cordelia", "polonius"], update(id, { is_archived: false }), {
         ...legacy,
-        expect: { hamlet: ["stream/create", "subscription/peer_add", "subscription/add"], cordelia: ["stream/create", "subscription/peer_add"], polonius: [] },
+        expect: {
+          hamlet: ["stream/create", "subscription/peer_add", "subscription/add", "message"],
+          cordelia: ["stream/create", "subscription/peer_add"],
+          polonius: [],
+        },
       });
     });
 

@@ -1,13 +1,14 @@
 /**
  * State equivalence for settings and presence (issue 5): personal settings (PATCH /settings),
  * the realm's defaults for new users, organization settings (PATCH /realm), user status and
- * presence. Personal settings reach only their owner; organization-wide changes reach everyone.
+ * presence. Personal settings reach only their owner (with Zulip's legacy settings events for
+ * clients without user_settings_object); organization-wide changes reach everyone.
  */
 import { after, before, describe, it } from "node:test";
 import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
 import { createChannel } from "../helpers/messages.js";
 import { STORE_KINDS } from "../helpers/stores.js";
-import { verifyAction } from "./verify-action.js";
+import { MODERN_CAPABILITIES, verifyAction } from "./verify-action.js";
 
 for (const kind of STORE_KINDS) {
   describe(`state equivalence: settings, status, presence [${kind}]`, () => {
@@ -26,6 +27,14 @@ for (const kind of STORE_KINDS) {
       await verifyAction(t, ["hamlet", "othello"], settings({ enter_sends: true, color_scheme: 2, emojiset: "text" }), { expect: { othello: [] } });
       await verifyAction(t, ["hamlet"], settings({ default_language: "de", web_home_view: "inbox" }));
       await verifyAction(t, ["hamlet"], settings({ enable_drafts_synchronization: false }));
+    });
+
+    it("clients without user_settings_object keep the legacy top-level keys current too", async () => {
+      const legacy = { register: { client_capabilities: { ...MODERN_CAPABILITIES, user_settings_object: false } } };
+      await verifyAction(t, ["hamlet", "othello"], settings({ enter_sends: false, high_contrast_mode: true, web_font_size_px: 15 }), { ...legacy, expect: { othello: [] } });
+      await verifyAction(t, ["hamlet"], settings({ enable_sounds: false, notification_sound: "ding", default_language: "fr", timezone: "Asia/Tokyo" }), legacy);
+      await verifyAction(t, ["hamlet"], () => t.as("hamlet").post("/users/me/status", { away: true }), legacy);
+      await verifyAction(t, ["hamlet"], () => t.as("hamlet").post("/users/me/status", { away: false }), legacy);
     });
 
     it("the time zone also reaches everyone through realm_user", async () => {

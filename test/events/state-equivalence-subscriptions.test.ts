@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
 import { createChannel } from "../helpers/messages.js";
 import { STORE_KINDS } from "../helpers/stores.js";
-import { ensureNotificationBot, verifyAction } from "./verify-action.js";
+import { MODERN_CAPABILITIES, ensureNotificationBot, verifyAction } from "./verify-action.js";
 
 for (const kind of STORE_KINDS) {
   describe(`state equivalence: subscriptions [${kind}]`, () => {
@@ -72,6 +72,16 @@ for (const kind of STORE_KINDS) {
         expect: { hamlet: [] },
       });
       await verifyAction(t, ["othello"], () => t.as("othello").patch(`/users/me/subscriptions/${veronaId}`, { property: "in_home_view", value: "true" }));
+    });
+
+    it("without notification_settings_null: register's resolved booleans stay in step with updates", async () => {
+      const legacy = { register: { client_capabilities: { ...MODERN_CAPABILITIES, notification_settings_null: false } } };
+      const set = (property: string, value: boolean) => () =>
+        t.as("othello").post("/users/me/subscriptions/properties", { subscription_data: [{ stream_id: veronaId, property, value }] });
+      await verifyAction(t, ["othello"], set("push_notifications", false), legacy);
+      await verifyAction(t, ["othello"], set("email_notifications", true), legacy);
+      await verifyAction(t, ["othello", "hamlet"], unsubscribe("othello", { subscriptions: ["Verona"] }), legacy);
+      await t.as("othello").post("/users/me/subscriptions", { subscriptions: [{ name: "Verona" }] });
     });
 
     it("user topics: mute, follow, unmute; the legacy muted_topics endpoint", async () => {

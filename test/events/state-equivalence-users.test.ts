@@ -4,6 +4,7 @@
  * delivery_email only for those allowed to see it; realm_bot events reach only the bot's owner
  * and the administrators; system-group membership follows with user_group events.
  */
+import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
 import { createChannel } from "../helpers/messages.js";
@@ -49,6 +50,35 @@ for (const kind of STORE_KINDS) {
       await t.as("iago").post("/users/me/subscriptions", { subscriptions: [{ name: "Verona" }], principals: [id] });
       await verifyAction(t, ["hamlet", "iago", "polonius"], () => t.as("iago").delete(`/users/${id}`));
       await verifyAction(t, ["hamlet", "iago", "polonius"], () => t.as("iago").post(`/users/${id}/reactivate`));
+    });
+
+    it("a deactivated user leaves the anonymous group-setting values naming them, and comes back (FL 303)", async () => {
+      const id = await newUser();
+      const anonymous = { direct_members: [id, t.users.hamlet.id], direct_subgroups: [] };
+      const ok = async (res: Promise<{ status: number; body: Record<string, unknown> }>) => assert.equal((await res).status, 200, JSON.stringify((await res).body));
+      await ok(t.as("desdemona").patch("/realm", { can_add_custom_emoji_group: { new: anonymous } }));
+      const group = (await t.as("hamlet").post("/user_groups/create", { name: "Settings", description: "", members: [] })).body.group_id;
+      await ok(t.as("hamlet").patch(`/user_groups/${group}`, { can_join_group: { new: anonymous } }));
+      const channelId = await createChannel(t, "Settings room", ["hamlet", "iago"]);
+      await ok(t.as("iago").patch(`/streams/${channelId}`, { can_remove_subscribers_group: { new: anonymous } }));
+      const values = async () => {
+        const state = (await t.as("hamlet").post("/register", { event_types: ["realm", "realm_user_groups", "stream"] })).body;
+        const listed = [
+          state.realm_can_add_custom_emoji_group,
+          state.realm_user_groups.find((g: { id: number }) => g.id === group).can_join_group,
+          state.streams.find((c: { stream_id: number }) => c.stream_id === channelId).can_remove_subscribers_group,
+        ];
+        return listed.map((v: { direct_members: number[] }) => [...v.direct_members].sort((a, b) => a - b));
+      };
+      const both = [t.users.hamlet.id, id].sort((a, b) => a - b);
+      assert.deepEqual(await values(), [both, both, both]);
+      // Everyone hears each setting again: realm update_dict, user_group update, stream update (to those who see the channel).
+      await verifyAction(t, ["hamlet", "iago", "polonius"], () => t.as("iago").delete(`/users/${id}`));
+      assert.deepEqual(await values(), [[t.users.hamlet.id], [t.users.hamlet.id], [t.users.hamlet.id]]);
+      const groups = (await t.as("hamlet").get("/user_groups")).body.user_groups;
+      assert.deepEqual(groups.find((g: { id: number }) => g.id === group).can_join_group.direct_members, [t.users.hamlet.id]);
+      await verifyAction(t, ["hamlet", "iago", "polonius"], () => t.as("iago").post(`/users/${id}/reactivate`));
+      assert.deepEqual(await values(), [both, both, both]);
     });
 
     it("bots: only the owner and administrators hear realm_bot events", async () => {

@@ -49,9 +49,34 @@ export interface ChannelStateOptions {
   archivedChannels: boolean;
 }
 
+/** The subscription settings where null means "follow the user's setting", each with that setting. */
+const INHERITED_NOTIFICATION_SETTINGS = [
+  ["desktop_notifications", "enable_stream_desktop_notifications"],
+  ["audible_notifications", "enable_stream_audible_notifications"],
+  ["push_notifications", "enable_stream_push_notifications"],
+  ["email_notifications", "enable_stream_email_notifications"],
+] as const;
+
+/**
+ * For clients without the notification_settings_null capability (Zulip 2.1), which expect
+ * booleans: a null channel notification setting becomes the user's global value. Zulip does this
+ * for register's subscriptions and unsubscribed only (post_process_state), for these four settings
+ * (not wildcard_mentions_notify, which never predated null), and never in events.
+ */
+function withInheritedNotificationSettings(subscription: Record<string, unknown>, userSettings: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  for (const [setting, global] of INHERITED_NOTIFICATION_SETTINGS) {
+    if (subscription[setting] === null) subscription[setting] = userSettings[global];
+  }
+  return subscription;
+}
+
 export type VisibleChannels = Awaited<ReturnType<typeof loadVisibleChannels>>;
 
-export function subscriptionState(loaded: VisibleChannels, includeSubscribers: boolean, opts: ChannelStateOptions) {
+export function subscriptionState(
+  loaded: VisibleChannels,
+  includeSubscribers: boolean,
+  opts: ChannelStateOptions & { resolveNullNotificationsFrom?: Readonly<Record<string, unknown>> },
+) {
   const { visible, subs, subscribersOf, present } = loaded;
   const byChannel = new Map(subs.map((s) => [s.channel_id, s]));
   const subscriptions: unknown[] = [];
@@ -61,7 +86,11 @@ export function subscriptionState(loaded: VisibleChannels, includeSubscribers: b
     if (channel.deactivated && !opts.archivedChannels) continue;
     const sub = byChannel.get(channel.id);
     const subscribers = includeSubscribers ? (subscribersOf.get(channel.id) ?? []) : undefined;
-    if (sub) (sub.active ? subscriptions : unsubscribed).push(presentSubscription(sub, present(channel), subscribers));
+    if (sub) {
+      const presented = presentSubscription(sub, present(channel), subscribers);
+      const global = opts.resolveNullNotificationsFrom;
+      (sub.active ? subscriptions : unsubscribed).push(global ? withInheritedNotificationSettings(presented, global) : presented);
+    }
     else never.push({ ...present(channel), ...(subscribers ? { subscribers } : {}) });
   }
   return { subscriptions, unsubscribed, never_subscribed: never };

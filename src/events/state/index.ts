@@ -8,6 +8,7 @@ import type { Tx } from "../../store/db.js";
 import { getRecentDirectConversations } from "../../store/state.js";
 import { getUsersByIds } from "../../store/users.js";
 import { presentPresenceLegacy, presentPresenceModern } from "../../actions/presence.js";
+import { mergeSettings } from "../../lib/user-settings.js";
 import type { RealmRow, UserRow } from "../../store/types.js";
 import { defaultStreamsState, loadVisibleChannels, streamState, subscriptionState, type VisibleChannels } from "./channels.js";
 import { maxMessageIdState, starredState, unreadState } from "./messages.js";
@@ -22,7 +23,7 @@ import {
 } from "./misc.js";
 import { realmBotsState, realmUserState, userGroupsState } from "./people.js";
 import { realmState } from "./realm.js";
-import { realmUserDefaultsState, userSettingsState } from "./settings.js";
+import { legacyDisplaySettingsState, legacyNotificationSettingsState, realmUserDefaultsState, userSettingsState } from "./settings.js";
 
 export interface StateContext {
   tx: Tx;
@@ -87,13 +88,19 @@ const SECTIONS: Record<string, Section> = {
   realm_user_settings_defaults: (c) => realmUserDefaultsState(c.tx, c.realm.id),
   stream: async (c, shared) => streamState(await visibleChannels(c, shared), { archivedChannels: Boolean(c.capabilities.archived_channels) }),
   subscription: async (c, shared) =>
-    subscriptionState(await visibleChannels(c, shared), c.includeSubscribers, { archivedChannels: Boolean(c.capabilities.archived_channels) }),
+    subscriptionState(await visibleChannels(c, shared), c.includeSubscribers, {
+      archivedChannels: Boolean(c.capabilities.archived_channels),
+      resolveNullNotificationsFrom: c.capabilities.notification_settings_null ? undefined : mergeSettings(c.user.settings),
+    }),
   default_streams: (c) => defaultStreamsState(c.tx, c.realm, c.user),
   update_message_flags: async (c) => ({
     ...(await unreadState(c.tx, c.user.id, { allowEmptyTopicName: Boolean(c.capabilities.empty_topic_name) })),
     ...(await starredState(c.tx, c.user.id)),
   }),
-  user_settings: (c) => userSettingsState(c.user, Boolean(c.capabilities.user_settings_object)),
+  user_settings: (c) => userSettingsState(c.user),
+  // Legacy settings keys only for clients without user_settings_object (FL 89): one copy of the data.
+  update_display_settings: (c) => (c.capabilities.user_settings_object ? {} : legacyDisplaySettingsState(c.user)),
+  update_global_notifications: (c) => (c.capabilities.user_settings_object ? {} : legacyNotificationSettingsState(c.user)),
   user_status: (c) => userStatusState(c.tx, c.realm),
   user_topic: (c) => userTopicsState(c.tx, c.user, { allowEmptyTopicName: Boolean(c.capabilities.empty_topic_name) }),
   channel_folder: (c) => channelFoldersState(c.tx, c.realm),
@@ -113,8 +120,6 @@ const ALIASES: Record<string, string> = {
   user_group: "realm_user_groups",
   realm_filters: "realm_linkifiers",
   muted_topics: "user_topic",
-  update_display_settings: "user_settings",
-  update_global_notifications: "user_settings",
   channel_folders: "channel_folder",
 };
 
