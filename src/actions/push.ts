@@ -9,6 +9,7 @@ import { realmUrl } from "../lib/realm-url.js";
 import { readTx, transaction } from "../store/db.js";
 import { deletePushDevice, listPushDevices, upsertPushDevice } from "../store/push.js";
 import type { RealmRow, UserRow } from "../store/types.js";
+import { checkHumanCaller } from "./caller-checks.js";
 import { postToBouncer } from "./push-bouncer.js";
 
 /** Zulip's bound on a platform token's length. */
@@ -22,8 +23,12 @@ function checkToken(kind: LegacyTokenKind, token: string): void {
   if (kind === "apns" && !/^(?:[0-9a-fA-F]{2})+$/.test(token)) throw new ApiError("Invalid APNS token");
 }
 
-/** `POST /users/me/apns_device_token` and `POST /users/me/android_gcm_reg_id`. */
+/**
+ * `POST /users/me/apns_device_token` and `POST /users/me/android_gcm_reg_id`. Like every push
+ * endpoint here, human users only: bots get no push notifications (Zulip's human_users_only).
+ */
 export async function doAddPushToken(deps: AppDeps, user: UserRow, kind: LegacyTokenKind, token: string, appId: string | null): Promise<void> {
+  checkHumanCaller(user);
   checkToken(kind, token);
   if (appId !== null && !/^[.a-zA-Z0-9-]+$/.test(appId)) throw new ApiError("Invalid app ID");
   await transaction(deps.store, (tx) => upsertPushDevice(tx, { userId: user.id, kind, token, appId, publicKey: null, now: deps.clock.now() }));
@@ -31,6 +36,7 @@ export async function doAddPushToken(deps: AppDeps, user: UserRow, kind: LegacyT
 
 /** `DELETE /users/me/apns_device_token` and `DELETE /users/me/android_gcm_reg_id`. */
 export async function doRemovePushToken(deps: AppDeps, user: UserRow, kind: LegacyTokenKind, token: string): Promise<void> {
+  checkHumanCaller(user);
   checkToken(kind, token);
   const removed = await transaction(deps.store, (tx) => deletePushDevice(tx, user.id, kind, token));
   if (!removed) throw new ApiError("Token does not exist");
@@ -52,6 +58,7 @@ export interface E2eeRegistration {
  * registered while no relay is configured is kept; the app registers again on its next start.
  */
 export async function doRegisterE2eeDevice(deps: AppDeps, realm: RealmRow, user: UserRow, r: E2eeRegistration): Promise<{ device_id: number }> {
+  checkHumanCaller(user);
   if (!parseDevicePublicKey(r.pushPublicKey)) throw new ApiError("Invalid push_public_key");
   if (r.bouncerPublicKey === "") throw new ApiError("Invalid bouncer_public_key");
   if (r.encryptedPushRegistration === "") throw new ApiError("Invalid encrypted_push_registration");
@@ -85,6 +92,7 @@ export async function doRegisterE2eeDevice(deps: AppDeps, realm: RealmRow, user:
  * then a configured relay (ADMIN_ACTION_REQUIRED), then the relay's own answer.
  */
 export async function checkSendE2eeTestNotification(deps: AppDeps, realm: RealmRow, user: UserRow, deviceId: number | undefined): Promise<void> {
+  checkHumanCaller(user);
   const devices = await listPushDevices(readTx(deps.store), user.id, "e2ee", deviceId);
   const keyed = devices.flatMap((d) => {
     const key = d.public_key === null ? null : parseDevicePublicKey(d.public_key);

@@ -1,4 +1,5 @@
 /** Presence endpoints: update own presence, realm presence, one user's presence. */
+import { checkHumanCaller } from "../actions/caller-checks.js";
 import { presentPresenceLegacy, presentPresenceModern } from "../actions/presence.js";
 import { ApiError, invalidUser } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
@@ -27,6 +28,8 @@ export const updatePresence = endpoint({
     history_limit_days: p.int().optional(),
   },
   async handler(ctx, params) {
+    // Bots have no presence (Zulip's update_active_status_backend is human_users_only).
+    checkHumanCaller(ctx.user);
     const now = ctx.deps.clock.now();
     ctx.deps.presence.record(ctx.user, params.status === "active", now);
     if (params.ping_only) return {};

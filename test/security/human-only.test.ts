@@ -1,0 +1,63 @@
+/**
+ * Presence and push registration are for people: Zulip marks update_active_status_backend and every
+ * push-device view human_users_only, so a bot gets 400 "This endpoint does not accept bot
+ * requests." and nothing is stored for it (found by the permission matrix, which allowed bots).
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { readTx } from "../../src/store/db.js";
+import { listPushDevices } from "../../src/store/push.js";
+import { deviceKeyPair } from "../helpers/bouncer.js";
+import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
+import { STORE_KINDS } from "../helpers/stores.js";
+
+const registration = () => ({
+  push_account_id: 7,
+  token_kind: "fcm",
+  push_public_key: deviceKeyPair().publicKey,
+  bouncer_public_key: "bouncer-key-1",
+  encrypted_push_registration: "opaque-for-the-relay",
+});
+
+const CALLS: Array<[method: "post" | "delete", path: string, params: () => Record<string, unknown>]> = [
+  ["post", "/users/me/presence", () => ({ status: "active" })],
+  ["post", "/users/me/apns_device_token", () => ({ token: "c0ffee".repeat(10), appid: "org.zulip.Zulip" })],
+  ["delete", "/users/me/apns_device_token", () => ({ token: "c0ffee".repeat(10) })],
+  ["post", "/users/me/android_gcm_reg_id", () => ({ token: "fcm-token" })],
+  ["delete", "/users/me/android_gcm_reg_id", () => ({ token: "fcm-token" })],
+  ["post", "/mobile_push/register", registration],
+  ["post", "/mobile_push/e2ee/test_notification", () => ({})],
+];
+
+for (const kind of STORE_KINDS) {
+  describe(`human-only endpoints [${kind}]`, () => {
+    let t: TestRealm;
+    before(async () => {
+      t = await createTestRealm(kind);
+    });
+    after(() => t.close());
+
+    it("refuse bots and store nothing for them", async () => {
+      for (const [method, path, params] of CALLS) {
+        const res = await t.as("bot")[method](path, params());
+        assert.deepEqual(
+          [res.status, res.body],
+          [400, { result: "error", msg: "This endpoint does not accept bot requests.", code: "BAD_REQUEST" }],
+          `${method} ${path}`,
+        );
+      }
+      for (const device of ["apns", "fcm", "e2ee"] as const) assert.deepEqual(await listPushDevices(readTx(t.deps.store), t.users.bot.id, device), []);
+      const presence = await t.as("hamlet").get(`/users/${t.users.bot.id}/presence`);
+      assert.equal(presence.body.msg, `No presence data for ${t.users.bot.email}`);
+    });
+
+    it("still serve people", async () => {
+      for (const [method, path, params] of CALLS.slice(0, 6)) {
+        const res = await t.as("hamlet")[method](path, params());
+        assert.equal(res.status, 200, `${method} ${path}: ${JSON.stringify(res.body)}`);
+      }
+      // Past the bot check, a person without a device meets the next check (spec 4.21, section 7).
+      assert.equal((await t.as("cordelia").post("/mobile_push/e2ee/test_notification")).body.code, "NO_ACTIVE_PUSH_DEVICE");
+    });
+  });
+}
