@@ -13,6 +13,8 @@ import type { AnyEndpoint } from "./http/endpoint.js";
 import { installErrorHandlers } from "./http/error-handler.js";
 import { installResponseHeaders, loggerOptions, MULTIPART_LIMITS, serverOptions } from "./http/hardening.js";
 import { registerEndpoints } from "./http/router.js";
+import { registerWebClient } from "./http/web-client.js";
+import { registerSessionRoutes } from "./http/session-routes.js";
 import { registerJoinRoutes } from "./invites/join-routes.js";
 import { registerEmojiImageRoutes } from "./realm-emoji/image-routes.js";
 import { registerUploadRoutes } from "./uploads/routes.js";
@@ -27,6 +29,8 @@ export interface BuildOptions {
   endpoints?: readonly AnyEndpoint[];
   /** Largest accepted request body in bytes; Zulip's 25 MiB by default. */
   bodyLimit?: number;
+  /** The built web client (issue 10) served at `/`; dist/web under the package root by default. */
+  webClientDir?: string;
 }
 
 export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -50,7 +54,9 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   installErrorHandlers(app);
   registerEndpoints(app, deps, opts.endpoints ?? ENDPOINTS);
   registerUploadRoutes(app, deps);
+  registerSessionRoutes(app, deps);
   registerJoinRoutes(app, deps);
   registerEmojiImageRoutes(app, deps);
+  await registerWebClient(app, opts.webClientDir);
   return app;
 }

@@ -41,6 +41,13 @@ export interface Config {
   mailFrom: string;
   /** Zulip's INVITATION_LINK_VALIDITY_MINUTES: default lifetime of an invitation (spec section 8). */
   invitationLinkValidityMinutes: number;
+  /**
+   * Whether the session cookie carries `Secure` (env `SESSION_COOKIE_SECURE`): true, false, or null
+   * (`auto`, the default) to set it exactly when the request came over HTTPS.
+   */
+  sessionCookieSecure: boolean | null;
+  /** Each realm's upload quota in MiB (env `UPLOAD_QUOTA_MIB`, Zulip's upload_quota_mib); null: unlimited. */
+  uploadQuotaMib: number | null;
 }
 
 export interface S3Config {
@@ -74,6 +81,13 @@ function intFromEnv(name: string, value: string | undefined, fallback: number): 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${value}`);
   return n;
+}
+
+function parseSessionCookieSecure(value: string | undefined): boolean | null {
+  const v = (value || "auto").toLowerCase();
+  if (v === "auto") return null;
+  if (v === "true" || v === "false") return v === "true";
+  throw new Error(`SESSION_COOKIE_SECURE must be true, false or auto, got ${value}`);
 }
 
 function parseJwtKeys(value: string | undefined): Record<string, JwtKeyConfig> {
@@ -119,6 +133,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM || `noreply@${(env.EXTERNAL_HOST || "localhost:9991").toLowerCase().replace(/:\d+$/, "")}`,
     invitationLinkValidityMinutes: intFromEnv("INVITATION_LINK_VALIDITY_MINUTES", env.INVITATION_LINK_VALIDITY_MINUTES, 14400),
+    sessionCookieSecure: parseSessionCookieSecure(env.SESSION_COOKIE_SECURE),
+    uploadQuotaMib: env.UPLOAD_QUOTA_MIB ? intFromEnv("UPLOAD_QUOTA_MIB", env.UPLOAD_QUOTA_MIB, 0) : null,
   };
 }
 

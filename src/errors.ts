@@ -41,7 +41,8 @@ export type ErrorCode =
   | "ADMIN_ACTION_REQUIRED"
   | "FAILED_TO_CONNECT_BOUNCER"
   | "INTERNAL_SERVER_ERROR_ON_BOUNCER"
-  | "PUSH_SERVICE_NOT_CONFIGURED";
+  | "PUSH_SERVICE_NOT_CONFIGURED"
+  | "CSRF_FAILED";
 
 /** A Zulip JsonableError: stable `code`, HTTP status, human message, optional extra body fields. */
 export class ApiError extends Error {

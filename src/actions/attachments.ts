@@ -1,8 +1,8 @@
 /**
  * Attachments: the uploader's list (`GET /attachments`), deletion (`DELETE /attachments/{id}`), the
  * link a sent message makes to an upload, and removal of uploads no message ever linked
- * (issue 7, item 5). Rows change inside a transaction; files are removed from storage only after
- * it commits, so a row never points at a missing file.
+ * (issue 7, item 5). Rows change inside a transaction; files (originals and their thumbnails) are
+ * removed from storage only after it commits, so a row never points at a missing file.
  */
 import { accessOwnAttachment, canReadAttachment } from "../access/attachments.js";
 import type { AppDeps } from "../deps.js";
@@ -20,7 +20,8 @@ import {
 import { readTx, transaction, type Tx } from "../store/db.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { getUserById } from "../store/users.js";
-import { uploadStorage } from "../uploads/storage.js";
+import { uploadStorage, type UploadStorage } from "../uploads/storage.js";
+import { storedFilesOf } from "./thumbnails.js";
 
 /** Zulip's attachment object (OpenAPI `Attachments`): times in milliseconds. */
 export interface AttachmentView {
@@ -55,9 +56,14 @@ export async function listAttachments(deps: AppDeps, user: UserRow): Promise<{ a
   return { attachments: await presentWithMessages(tx, rows), upload_space_used: await getRealmUploadSpaceUsed(tx, user.realm_id) };
 }
 
+async function deleteFiles(storage: UploadStorage, pathIds: readonly string[]): Promise<void> {
+  for (const pathId of pathIds) await storage.delete(pathId);
+}
+
 export async function doDeleteAttachment(deps: AppDeps, user: UserRow, attachmentId: number): Promise<void> {
-  const removed = await transaction(deps.store, async (tx) => {
+  const files = await transaction(deps.store, async (tx) => {
     const attachment = await accessOwnAttachment(tx, user, attachmentId);
+    const files = await storedFilesOf(tx, [attachment]);
     await deleteAttachments(tx, [attachment.id]);
     const event = {
       type: "attachment",
@@ -66,9 +72,9 @@ export async function doDeleteAttachment(deps: AppDeps, user: UserRow, attachmen
       upload_space_used: await getRealmUploadSpaceUsed(tx, user.realm_id),
     };
     publishOnCommit(tx, deps.events, event, [user.id]);
-    return attachment;
+    return files;
   });
-  await uploadStorage(deps.config).delete(removed.path_id);
+  await deleteFiles(uploadStorage(deps.config), files);
 }
 
 /**
@@ -108,8 +114,9 @@ export async function claimAttachments(
  * (UTC seconds); their owners' clients get an `attachment` remove. Returns how many went.
  */
 export async function doDeleteUnclaimedAttachments(deps: AppDeps, cutoff: number, limit: number): Promise<number> {
-  const removed = await transaction(deps.store, async (tx) => {
+  const { count, files } = await transaction(deps.store, async (tx) => {
     const rows = await listUnclaimedAttachments(tx, cutoff, limit);
+    const files = await storedFilesOf(tx, rows);
     await deleteAttachments(tx, rows.map((r) => r.id));
     const spaceByRealm = new Map<number, number>();
     for (const row of rows) {
@@ -117,9 +124,8 @@ export async function doDeleteUnclaimedAttachments(deps: AppDeps, cutoff: number
       const event = { type: "attachment", op: "remove", attachment: { id: row.id }, upload_space_used: spaceByRealm.get(row.realm_id) };
       publishOnCommit(tx, deps.events, event, [row.owner_id]);
     }
-    return rows;
+    return { count: rows.length, files };
   });
-  const storage = uploadStorage(deps.config);
-  for (const row of removed) await storage.delete(row.path_id);
-  return removed.length;
+  await deleteFiles(uploadStorage(deps.config), files);
+  return count;
 }

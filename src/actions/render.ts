@@ -13,6 +13,7 @@ import {
   getUsersForMentions,
 } from "../store/render-refs.js";
 import type { RealmRow } from "../store/types.js";
+import { getUploadPreviews } from "./thumbnails.js";
 
 export interface RenderInput {
   tx: Tx;
@@ -32,12 +33,13 @@ export function realmEmojiUrl(realmId: number, fileName: string): string {
 export async function renderContent(input: RenderInput): Promise<RenderResult> {
   const { tx, realm } = input;
   const refs = collectReferences(input.content);
-  const [users, groups, channels, emoji, linkifiers] = await Promise.all([
+  const [users, groups, channels, emoji, linkifiers, uploadPreviews] = await Promise.all([
     getUsersForMentions(tx, realm.id, refs.userNames, refs.userIds),
     getNamedGroupsByNames(tx, realm.id, refs.groupNames),
     getLinkableChannelsByNames(tx, realm.id, input.senderId, refs.channelNames),
     getRealmEmojiByNames(tx, realm.id, refs.realmEmojiNames),
     getLinkifiers(tx, realm.id),
+    getUploadPreviews(tx, realm.id, input.content),
   ]);
   const ctx = buildMarkdownContext({
     realmUrl: realmUrl(input.externalHost, realm.string_id),
@@ -52,6 +54,7 @@ export async function renderContent(input: RenderInput): Promise<RenderResult> {
     })),
     linkifiers: linkifiers.map((l) => ({ id: l.id, pattern: l.pattern, url_template: l.url_template })),
     translateEmoticons: input.translateEmoticons,
+    uploadPreviews,
   });
   return renderMarkdown(input.content, ctx, { alertWords: input.alertWords });
 }

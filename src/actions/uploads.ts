@@ -1,7 +1,8 @@
 /**
  * Uploading a file (spec 4.22) and finding the file a URL names for someone allowed to read it
  * (issue 7, items 1 and 2). Bytes stream straight from the request to storage; the attachment row
- * is written only once the whole file is stored and every check has passed.
+ * is written only once the whole file is stored, its thumbnails made (thumbnails.ts) and every
+ * check has passed, the realm's upload quota included.
  */
 import type { Readable } from "node:stream";
 import { accessAttachmentByPath, canReadAttachment, fileNotFound } from "../access/attachments.js";
@@ -9,8 +10,9 @@ import type { Config } from "../config.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
-import { getAttachmentById, getRealmUploadSpaceUsed, insertAttachment, type AttachmentRow } from "../store/attachments.js";
-import { readTx, transaction } from "../store/db.js";
+import { getAttachmentById, getRealmUploadSpaceUsed, insertAttachment, lockRealmUploads, type AttachmentRow } from "../store/attachments.js";
+import { readTx, transaction, type Tx } from "../store/db.js";
+import { insertImageAttachment } from "../store/image-attachments.js";
 import { getRealmBySubdomain } from "../store/realms.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { getUserById } from "../store/users.js";
@@ -19,6 +21,7 @@ import { newPathId, sanitizeFilename, uploadUrl } from "../uploads/names.js";
 import { uploadStorage, type UploadStorage } from "../uploads/storage.js";
 import { parseTemporaryToken, temporaryUrl, TEMPORARY_URL_SECONDS, verifyTemporaryGrant } from "../uploads/temporary-url.js";
 import { presentAttachment } from "./attachments.js";
+import { deleteThumbnailFiles, generateThumbnails, type ThumbnailedImage } from "./thumbnails.js";
 
 /** One file part of a multipart body, as the HTTP layer hands it over (shape of @fastify/multipart's). */
 export interface IncomingFile {
@@ -47,9 +50,29 @@ export const uploadsDisabled = () => new ApiError("File uploads are disabled on 
 export const fileTooLarge = (mib: number) =>
   new ApiError(`File is larger than this server's configured maximum upload size (${mib} MiB).`);
 
+/** Zulip's RealmUploadQuotaError; the tus endpoint sends it as a 413 (tus.ts). */
+export const quotaExceeded = (status = 400) =>
+  new ApiError("Upload would exceed your organization's upload quota.", "REALM_UPLOAD_QUOTA", status);
+
+const MiB = 1024 * 1024;
+
 /** The largest accepted file in bytes; 0 means uploads are off (zulip-facts section c). */
 export function maxUploadBytes(config: Config): number {
-  return config.maxFileUploadSizeMib * 1024 * 1024;
+  return config.maxFileUploadSizeMib * MiB;
+}
+
+/** Zulip's check_upload_within_quota: the realm's files plus this one must fit its quota. */
+async function checkWithinQuota(tx: Tx, config: Config, realmId: number, size: number, status?: number): Promise<void> {
+  if (config.uploadQuotaMib === null) return;
+  if ((await getRealmUploadSpaceUsed(tx, realmId)) + size > config.uploadQuotaMib * MiB) throw quotaExceeded(status);
+}
+
+/**
+ * An early, unlocked quota check for an upload of a known (or, at 0, any) size, so a file that
+ * cannot fit is refused before its bytes are sent or processed. doRecordUpload checks again.
+ */
+export async function checkQuotaForUploadOfSize(deps: AppDeps, realm: RealmRow, size: number, status?: number): Promise<void> {
+  await checkWithinQuota(readTx(deps.store), deps.config, realm.id, size, status);
 }
 
 /** Streams a file to storage under a fresh path id, its name and type made safe first. */
@@ -74,6 +97,7 @@ export async function checkUploadFile(
 ): Promise<UploadResult> {
   const { config } = deps;
   if (config.maxFileUploadSizeMib === 0) throw uploadsDisabled();
+  await checkQuotaForUploadOfSize(deps, realm, 0);
   const storage = uploadStorage(config);
   let first: StoredUpload | null = null;
   let truncated = false;
@@ -101,8 +125,10 @@ export async function checkUploadFile(
 }
 
 /**
- * Records a stored file as the user's attachment and tells the user's clients (`attachment` add).
- * If the row cannot be written, the file is removed so nothing is left unowned.
+ * Records a stored file as the user's attachment, with its thumbnails if it is an image, and tells
+ * the user's clients (`attachment` add). The quota is checked under a per-realm lock, so concurrent
+ * uploads cannot together overshoot it. If the row cannot be written, the file and its thumbnails
+ * are removed so nothing is left unowned.
  */
 export async function doRecordUpload(
   deps: AppDeps,
@@ -110,8 +136,14 @@ export async function doRecordUpload(
   user: UserRow,
   stored: StoredUpload,
 ): Promise<UploadResult> {
+  const storage = uploadStorage(deps.config);
+  let image: ThumbnailedImage | null = null;
   try {
+    await checkQuotaForUploadOfSize(deps, realm, stored.size);
+    image = await generateThumbnails(storage, stored);
     await transaction(deps.store, async (tx) => {
+      await lockRealmUploads(tx, realm.id);
+      await checkWithinQuota(tx, deps.config, realm.id, stored.size);
       const row = await insertAttachment(tx, {
         realm_id: realm.id,
         owner_id: user.id,
@@ -121,6 +153,16 @@ export async function doRecordUpload(
         content_type: stored.contentType,
         create_time: deps.clock.now(),
       });
+      if (image) {
+        await insertImageAttachment(tx, {
+          attachment_id: row.id,
+          original_width_px: image.info.width,
+          original_height_px: image.info.height,
+          frames: image.info.frames,
+          content_type: image.info.contentType,
+          thumbnails: JSON.stringify(image.thumbnails),
+        });
+      }
       const event = {
         type: "attachment",
         op: "add",
@@ -130,7 +172,8 @@ export async function doRecordUpload(
       publishOnCommit(tx, deps.events, event, [user.id]);
     });
   } catch (err) {
-    await uploadStorage(deps.config).delete(stored.pathId);
+    await storage.delete(stored.pathId);
+    if (image) await deleteThumbnailFiles(storage, stored.pathId, image.thumbnails);
     throw err;
   }
   const url = uploadUrl(stored.pathId);

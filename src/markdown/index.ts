@@ -24,6 +24,7 @@ import type {
   RenderEnv,
   RenderOptions,
   RenderResult,
+  UploadPreview,
 } from "./types.js";
 
 export { collectReferences, type References } from "./references.js";
@@ -37,6 +38,7 @@ export type {
   RealmEmojiInfo,
   RenderOptions,
   RenderResult,
+  UploadPreview,
 } from "./types.js";
 
 export interface ContextInput {
@@ -47,6 +49,7 @@ export interface ContextInput {
   realmEmoji?: RealmEmojiInfo[];
   linkifiers?: Linkifier[];
   translateEmoticons?: boolean;
+  uploadPreviews?: Map<string, UploadPreview>;
 }
 
 /** Builds the lookup maps renderMarkdown() wants from plain row lists. */
@@ -67,6 +70,7 @@ export function buildMarkdownContext(input: ContextInput): MarkdownContext {
     realmEmoji: new Map((input.realmEmoji ?? []).map((e) => [e.name, e])),
     linkifiers: input.linkifiers ?? [],
     translateEmoticons: input.translateEmoticons ?? false,
+    uploadPreviews: input.uploadPreviews,
   };
 }
 

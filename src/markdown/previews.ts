@@ -10,10 +10,21 @@
  * once, links inside quotes are not previewed, and a message with more than 24 distinct URLs
  * gets no previews at all. `title` is set only for named links. We link the picture itself
  * (no image proxy), the same markup Zulip produces when it runs without Camo.
+ *
+ * A link to an upload of this realm (`/user_uploads/…`) is previewed, when the caller passed the
+ * realm's uploaded images (`uploadPreviews`), only if it is one of them, by its thumbnail, as
+ * Zulip renders it once its thumbnails exist (attributes in its serializer's sorted order):
+ *
+ *   <img data-original-content-type="image/png" data-original-dimensions="1920x1080"
+ *        src="/user_uploads/thumbnail/2/ab/cdef/cat.png/840x560.webp">
+ *
+ * with `data-animated="true"` for an animation and `data-transcoded-image` for a type browsers
+ * cannot show.
  */
 import type { StateCore, Token } from "markdown-it";
 import { escapeHtml } from "./html.js";
-import type { RenderEnv } from "./types.js";
+import { uploadPathId } from "./sanitize.js";
+import type { RenderEnv, UploadPreview } from "./types.js";
 
 export const PREVIEW_TOKEN = "zulip_preview";
 const PREVIEW_LIMIT = 24;
@@ -24,10 +35,27 @@ function urlPath(href: string): string {
   return href.replace(/[?#].*$/, "");
 }
 
-function previewHtml(href: string, title: string | undefined): string | null {
+const UPLOADS_PREFIX = "/user_uploads/";
+
+function thumbnailImg(href: string, preview: UploadPreview): string {
+  const attrs: Array<[string, string]> = [];
+  if (preview.animated) attrs.push(["data-animated", "true"]);
+  attrs.push(["data-original-content-type", preview.contentType]);
+  attrs.push(["data-original-dimensions", `${preview.width}x${preview.height}`]);
+  if (preview.transcoded !== null) attrs.push(["data-transcoded-image", preview.transcoded]);
+  attrs.push(["src", `${UPLOADS_PREFIX}thumbnail/${urlPath(href).slice(UPLOADS_PREFIX.length)}/${preview.thumbnail}`]);
+  return `<img ${attrs.map(([name, value]) => `${name}="${escapeHtml(value)}"`).join(" ")}>`;
+}
+
+function previewHtml(env: RenderEnv, href: string, title: string | undefined): string | null {
   const path = urlPath(href);
   const a = `<a href="${escapeHtml(href)}"${title === undefined ? "" : ` title="${escapeHtml(title)}"`}>`;
-  if (IMAGE_EXTENSIONS.test(path)) {
+  const uploads = env.ctx.uploadPreviews;
+  if (uploads && href.startsWith(UPLOADS_PREFIX)) {
+    const pathId = uploadPathId(href, env.ctx.realmUrl);
+    const preview = pathId === null ? undefined : uploads.get(pathId);
+    if (preview) return `<div class="message_inline_image">${a}${thumbnailImg(href, preview)}</a></div>`;
+  } else if (IMAGE_EXTENSIONS.test(path)) {
     return `<div class="message_inline_image">${a}<img src="${escapeHtml(href)}"></a></div>`;
   }
   if (VIDEO_EXTENSIONS.test(path)) {
@@ -90,7 +118,7 @@ export function addPreviews(state: StateCore): void {
     for (const link of linksIn(token)) {
       if (done.has(link.href)) continue;
       done.add(link.href);
-      const html = previewHtml(link.href, link.text === link.href ? undefined : link.text);
+      const html = previewHtml(env, link.href, link.text === link.href ? undefined : link.text);
       if (html === null) continue;
       const preview = new state.Token(PREVIEW_TOKEN, "", 0);
       preview.content = html;

@@ -36,6 +36,22 @@ export interface Linkifier {
   url_template: string;
 }
 
+/**
+ * An uploaded image with thumbnails (Zulip's MarkdownImageMetadata): a link to it is previewed by
+ * its thumbnail, `/user_uploads/thumbnail/{path}/{thumbnail}`.
+ */
+export interface UploadPreview {
+  /** The thumbnail format to show, e.g. "840x560.webp" or "840x560-anim.webp". */
+  thumbnail: string;
+  animated: boolean;
+  /** The original's upright size in pixels. */
+  width: number;
+  height: number;
+  contentType: string;
+  /** A full-size still for a type browsers cannot show (e.g. "4032x3024.webp"), else null. */
+  transcoded: string | null;
+}
+
 /** Realm data the renderer needs; look up what collectReferences() lists and build it with buildMarkdownContext(). */
 export interface MarkdownContext {
   /** e.g. "https://chat.example.com", no trailing slash. Links into the realm become relative. */
@@ -52,6 +68,11 @@ export interface MarkdownContext {
   linkifiers: Linkifier[];
   /** The sender's translate_emoticons setting: `:)` becomes `:slight_smile:`. */
   translateEmoticons?: boolean;
+  /**
+   * Uploaded images by path id. When given, a `/user_uploads/…` link is previewed only if its
+   * upload is here (as its thumbnail); when absent, uploads are previewed by extension.
+   */
+  uploadPreviews?: Map<string, UploadPreview>;
 }
 
 export interface RenderOptions {

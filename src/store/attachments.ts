@@ -1,5 +1,5 @@
 /** SQL for uploaded files (Zulip's Attachment) and the messages that link them. */
-import type { Insertable, Selectable } from "kysely";
+import { sql, type Insertable, type Selectable } from "kysely";
 import type { Tx } from "./db.js";
 import type { DB } from "./schema.js";
 
@@ -62,6 +62,17 @@ export async function deleteAttachments(tx: Tx, ids: readonly number[]): Promise
   if (ids.length === 0) return;
   await tx.db.deleteFrom("attachment_messages").where("attachment_id", "in", ids).execute();
   await tx.db.deleteFrom("attachments").where("id", "in", ids).execute();
+}
+
+/** Advisory-lock class id for a realm's uploads (the realm id is the second key). */
+const UPLOAD_QUOTA_LOCK = 7007;
+
+/**
+ * Makes concurrent uploads into one realm check its quota one after the other, until the
+ * transaction ends (PostgreSQL; SQLite runs one transaction at a time anyway).
+ */
+export async function lockRealmUploads(tx: Tx, realmId: number): Promise<void> {
+  if (tx.dialect === "postgres") await sql`SELECT pg_advisory_xact_lock(${UPLOAD_QUOTA_LOCK}, ${realmId})`.execute(tx.db);
 }
 
 /** Zulip's upload_space_used: bytes of every file uploaded in the realm. */

@@ -6,12 +6,14 @@ import { realmsUsers } from "./migrations/0001_realms_users.js";
 import { channelsMessages } from "./migrations/0002_channels_messages.js";
 import { orgData } from "./migrations/0003_org_data.js";
 import { mentionLookup } from "./migrations/0004_mention_lookup.js";
+import { sessionsThumbnails } from "./migrations/0005_sessions_thumbnails.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
   "0002_channels_messages": channelsMessages,
   "0003_org_data": orgData,
   "0004_mention_lookup": mentionLookup,
+  "0005_sessions_thumbnails": sessionsThumbnails,
 };
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */

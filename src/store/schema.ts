@@ -187,7 +187,7 @@ export interface DB {
   user_group_members: { group_id: number; user_id: number };
   user_group_subgroups: { supergroup_id: number; subgroup_id: number };
   realm_user_defaults: { realm_id: number; settings: Generated<string> };
-  sessions: { key: string; user_id: number; expires_at: number };
+  sessions: { key: string; user_id: number; realm_id: number; auth_hash: string; created_at: number; expires_at: number };
   audit_log: {
     id: Id;
     realm_id: number;
@@ -307,6 +307,15 @@ export interface DB {
     create_time: number;
   };
   attachment_messages: { attachment_id: number; message_id: number };
+  image_attachments: {
+    id: Id;
+    attachment_id: number;
+    original_width_px: number;
+    original_height_px: number;
+    frames: number;
+    content_type: string;
+    thumbnails: string;
+  };
   push_devices: {
     id: Id;
     user_id: number;

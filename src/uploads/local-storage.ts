@@ -70,7 +70,13 @@ export class LocalDiskStorage implements UploadStorage {
   async delete(pathId: string): Promise<void> {
     const full = this.pathFor(pathId);
     await rm(full, { force: true });
-    // The random directory held only this file; the realm directory stays.
-    await rmdir(dirname(full)).catch(() => undefined);
+    // The directories that belonged to this upload alone go once empty: the random directory of an
+    // upload, and for a thumbnail (`thumbnail/{realm}/{random}/{name}/{format}`) also the
+    // per-upload directories above it. Shared ones (a realm's) stay, so no concurrent write loses
+    // the directory it just created.
+    let dir = dirname(full);
+    for (let levels = pathId.startsWith("thumbnail/") ? 2 : 1; levels > 0; levels--, dir = dirname(dir)) {
+      if (!(await rmdir(dir).then(() => true, () => false))) break;
+    }
   }
 }

@@ -1,19 +1,25 @@
 /**
  * File serving at the site root, outside /api/v1, where Zulip serves uploads (issue 7, item 2):
- * `GET /user_uploads/{realm_id}/{path…}` for a user authenticated with HTTP Basic (the mobile apps
- * fetch images this way), and `GET /user_uploads/temporary/{token}/{filename}` for the
- * credential-free URLs handed out by `GET /api/v1/user_uploads/…` (temporary-url.ts). Errors go
- * through the app's error handler, so they keep Zulip's envelope. The resumable-upload endpoint
- * `/api/v1/tus` is registered here too (tus.ts).
+ * - `GET /user_uploads/{realm_id}/{path…}` for a user authenticated with HTTP Basic (the mobile
+ *   apps fetch images this way) or a session cookie (a browser's `<img>`, spec section 5.3);
+ * - `GET /user_uploads/thumbnail/{realm_id}/{path…}/{format}`, a thumbnail of an uploaded image
+ *   (thumbnail-formats.ts), with exactly the access rules of the original;
+ * - `GET /user_uploads/temporary/{token}/{filename}` for the credential-free URLs handed out by
+ *   `GET /api/v1/user_uploads/…` (temporary-url.ts).
+ * Errors go through the app's error handler, so they keep Zulip's envelope. The resumable-upload
+ * endpoint `/api/v1/tus` is registered here too (tus.ts).
  */
 import type { FastifyInstance } from "fastify";
+import { getReadableThumbnail } from "../actions/thumbnails.js";
 import { getAttachmentByTemporaryToken, getReadableAttachment } from "../actions/uploads.js";
 import type { AppDeps } from "../deps.js";
-import { authenticateApiKey, parseBasicAuth } from "../http/auth.js";
 import { subdomainFromHost } from "../http/realm-host.js";
+import { authenticateBasicOrSession } from "../http/session-auth.js";
 import { sendStoredFile } from "./serve.js";
 import { uploadStorage } from "./storage.js";
 import { registerTusRoutes } from "./tus.js";
+
+type FileParams = { realm_id: string; "*": string };
 
 export function registerUploadRoutes(app: FastifyInstance, deps: AppDeps): void {
   registerTusRoutes(app, deps);
@@ -24,9 +30,14 @@ export function registerUploadRoutes(app: FastifyInstance, deps: AppDeps): void 
     return sendStoredFile(request, reply, uploadStorage(deps.config), attachment);
   });
 
-  app.get<{ Params: { realm_id: string; "*": string } }>("/user_uploads/:realm_id/*", async (request, reply) => {
-    const credentials = parseBasicAuth(request.headers.authorization);
-    const { user } = await authenticateApiKey(deps.store, credentials, subdomainOf(request.headers.host));
+  app.get<{ Params: FileParams }>("/user_uploads/thumbnail/:realm_id/*", async (request, reply) => {
+    const { user } = await authenticateBasicOrSession(deps, request);
+    const thumbnail = await getReadableThumbnail(deps, user, request.params.realm_id, request.params["*"]);
+    return sendStoredFile(request, reply, uploadStorage(deps.config), thumbnail);
+  });
+
+  app.get<{ Params: FileParams }>("/user_uploads/:realm_id/*", async (request, reply) => {
+    const { user } = await authenticateBasicOrSession(deps, request);
     const attachment = await getReadableAttachment(deps, user, request.params.realm_id, request.params["*"]);
     return sendStoredFile(request, reply, uploadStorage(deps.config), attachment);
   });

@@ -13,6 +13,9 @@ import { isInlineType, OCTET_STREAM } from "./content-types.js";
 import { encodeSegment } from "./names.js";
 import type { ByteRange, UploadStorage } from "./storage.js";
 
+/** What serving a file needs: an upload's row, or the same facts about one of its thumbnails. */
+export type ServedFile = Pick<AttachmentRow, "path_id" | "size" | "content_type" | "file_name">;
+
 export function etagFor(attachment: Pick<AttachmentRow, "path_id" | "size">): string {
   return `"${createHash("sha256").update(`${attachment.path_id}\u0000${attachment.size}`).digest("base64url").slice(0, 32)}"`;
 }
@@ -56,7 +59,7 @@ export async function sendStoredFile(
   request: FastifyRequest,
   reply: FastifyReply,
   storage: UploadStorage,
-  attachment: AttachmentRow,
+  attachment: ServedFile,
 ): Promise<FastifyReply> {
   const size = Number(attachment.size);
   const etag = etagFor(attachment);

@@ -1,10 +1,13 @@
 /**
  * Resumable uploads: the tus protocol at `/api/v1/tus` (spec 4.22; issue 7, item 4), served by
  * @tus/server. Every request but the CORS preflight needs the same HTTP Basic API-key credentials as
- * the REST API (browser session cookies do not exist in Parley yet). An upload belongs to the user
- * who created it: anyone else asking about it, resuming it or terminating it is told it does not
- * exist. The server's size limit applies (tus answers 413 past it; a limit of 0 refuses every
- * request). When the last byte arrives, the file moves into upload storage and becomes an attachment
+ * the REST API, or a browser session cookie (spec section 5.3; session-auth.ts). An upload belongs
+ * to the user who created it: anyone else asking about it, resuming it or terminating it is told it
+ * does not exist. The server's size limit applies (tus answers 413 past it; a limit of 0 refuses
+ * every request), and so does the realm's upload quota: an upload whose declared length would
+ * exceed it is refused at creation with 413 (as Zulip's tusd hook does, so clients do not retry),
+ * and the quota is checked again when it finishes. When the last byte arrives, the file moves into
+ * upload storage and becomes an attachment
  * exactly as with `POST /user_uploads`, and the final response carries the same JSON body
  * (`url`, `uri`, `filename`), as Zulip's does.
  *
@@ -17,17 +20,18 @@ import { Server, type Upload } from "@tus/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { IncomingMessage } from "node:http";
 import { join } from "node:path";
-import { doFinishResumableUpload, maxUploadBytes, uploadsDisabled } from "../actions/uploads.js";
+import { checkQuotaForUploadOfSize, doFinishResumableUpload, maxUploadBytes, uploadsDisabled } from "../actions/uploads.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
-import { authenticateApiKey, parseBasicAuth } from "../http/auth.js";
-import { subdomainFromHost } from "../http/realm-host.js";
+import { authenticateBasicOrSession } from "../http/session-auth.js";
 import { errorBody } from "../http/respond.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 
 const TUS_PATH = "/api/v1/tus";
 const EXPIRY_MS = 24 * 60 * 60 * 1000;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** Uppy retries a 400 but gives up on a 413, which is why Zulip's tusd hook refuses with it. */
+const TUS_QUOTA_STATUS = 413;
 /** Upload metadata key naming the uploader; whatever a client sends under it is replaced. */
 const OWNER_KEY = "parley-owner";
 
@@ -64,12 +68,20 @@ export function registerTusRoutes(app: FastifyInstance, deps: AppDeps): void {
         if (upload.metadata?.[OWNER_KEY] !== ownerTag(user)) throw notFound;
       },
       async onUploadCreate(req, upload) {
-        return { metadata: { ...upload.metadata, [OWNER_KEY]: ownerTag(senderOf(req).user) } };
+        const { user, realm } = senderOf(req);
+        if (upload.size !== undefined) await checkQuotaForUploadOfSize(deps, realm, upload.size, TUS_QUOTA_STATUS);
+        return { metadata: { ...upload.metadata, [OWNER_KEY]: ownerTag(user) } };
       },
       async onUploadFinish(req, upload: Upload) {
         const { user, realm } = senderOf(req);
-        const result = await doFinishResumableUpload(deps, realm, user, datastore.read(upload.id), upload.metadata ?? {});
-        await datastore.remove(upload.id);
+        // A complete upload cannot be finished twice, so its partial file goes whatever happens
+        // (a refusal past the quota included) rather than waiting a day for the sweep.
+        let result;
+        try {
+          result = await doFinishResumableUpload(deps, realm, user, datastore.read(upload.id), upload.metadata ?? {});
+        } finally {
+          await datastore.remove(upload.id);
+        }
         return { status_code: 200, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ result: "success", msg: "", ...result }) };
       },
       onResponseError(_req, err) {
@@ -83,8 +95,7 @@ export function registerTusRoutes(app: FastifyInstance, deps: AppDeps): void {
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== "OPTIONS") {
       if (config.maxFileUploadSizeMib === 0) throw uploadsDisabled();
-      const subdomain = subdomainFromHost(request.headers.host, config.externalHost);
-      senders.set(request.raw, await authenticateApiKey(deps.store, parseBasicAuth(request.headers.authorization), subdomain));
+      senders.set(request.raw, await authenticateBasicOrSession(deps, request));
     }
     reply.hijack();
     await tusServer().handle(request.raw, reply.raw);

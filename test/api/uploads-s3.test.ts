@@ -21,6 +21,7 @@ import {
 import { mockClient } from "aws-sdk-client-mock";
 import { PART_SIZE } from "../../src/uploads/s3-storage.js";
 import { uploadStorage } from "../../src/uploads/storage.js";
+import { describeImage, pngImage } from "../helpers/images.js";
 import { STORE_KINDS } from "../helpers/stores.js";
 import { createUploadRealm, fetchUrl, uploadFile, uploadParts, type UploadRealm } from "../helpers/uploads.js";
 
@@ -142,6 +143,20 @@ for (const kind of STORE_KINDS) {
       assert.equal(objects.has(key), false);
       assert.equal(await storage.stat(key), null);
       assert.equal(await storage.get(key), null);
+    });
+
+    it("keeps an image's thumbnails in the bucket next to it, and deletes them with it", async () => {
+      const { url } = await uploadFile(t, "hamlet", "pic.png", await pngImage(1000, 500), "image/png");
+      const key = decodeURIComponent(url.slice("/user_uploads/".length));
+      const thumbKey = `thumbnail/${key}/840x560.webp`;
+      assert.deepEqual([...objects.keys()].sort(), [key, thumbKey].sort());
+      assert.equal(objects.get(thumbKey)!.contentType, "image/webp");
+      const thumb = await fetchUrl(t, "hamlet", `/user_uploads/${thumbKey.split("/").map(encodeURIComponent).join("/")}`);
+      assert.equal(thumb.status, 200, thumb.body);
+      assert.deepEqual(await describeImage(thumb.rawPayload), { format: "webp", width: 840, height: 420, pages: 1 });
+      const attachment = (await t.as("hamlet").get("/attachments")).body.attachments.find((a: { path_id: string }) => a.path_id === key);
+      assert.equal((await t.as("hamlet").delete(`/attachments/${attachment.id}`)).status, 200);
+      assert.equal(objects.size, 0);
     });
 
     it("refuses a path id that could name another object", async () => {

@@ -10,6 +10,7 @@ import type { Tx } from "../../store/db.js";
 import { getGroupSettingValues } from "../../store/groups.js";
 import type { RealmRow } from "../../store/types.js";
 import { MAX_MESSAGE_LENGTH } from "../../actions/send-message.js";
+import { serverThumbnailFormats } from "../../uploads/thumbnail-formats.js";
 
 /** Realm columns that are group settings (`*_group_id` → realm_*_group, `can_create_groups_id` → realm_can_create_groups). */
 function groupSettingColumns(realm: RealmRow): Array<[string, number | null]> {
@@ -87,7 +88,7 @@ export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promis
     realm_email_changes_disabled: false,
     realm_avatar_changes_disabled: false,
     realm_bot_domain: deps.config.externalHost.replace(/:\d+$/, ""),
-    realm_upload_quota_mib: null,
+    realm_upload_quota_mib: deps.config.uploadQuotaMib,
     realm_video_chat_provider: 1,
     realm_is_zephyr_mirror_realm: false,
     realm_digest_emails_enabled: false,
@@ -95,6 +96,7 @@ export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promis
     server_web_public_streams_enabled: deps.config.webPublicStreamsEnabled,
     server_inline_image_preview: true,
     server_inline_url_embed_preview: false,
+    server_thumbnail_formats: serverThumbnailFormats(),
     server_avatar_changes_disabled: false,
     server_name_changes_disabled: false,
     server_needs_upgrade: false,

@@ -1,0 +1,49 @@
+/**
+ * Web login and logout at the site root, where Zulip has them (outside /api/v1):
+ * - `POST /accounts/login/` with `username` (email) and `password`: checks them as fetch_api_key
+ *   does, starts a session on the realm the Host names and sets the `sessionid` cookie; answers
+ *   `{"result":"success","msg":"","user_id":…,"email":…}`.
+ * - `POST /accounts/logout/`: ends the cookie's session (if any) and clears the cookie.
+ * Both refuse a foreign Origin (login CSRF), are limited per address like other unauthenticated
+ * calls, and are never cached.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { checkLogin, doLogout } from "../actions/sessions.js";
+import type { AppDeps } from "../deps.js";
+import { p, parseParams } from "./params.js";
+import { enforceRate, RATE_LIMIT_RULES } from "./rate-limit.js";
+import { subdomainFromHost } from "./realm-host.js";
+import { collectRawParams } from "./request-params.js";
+import { sendSuccess } from "./respond.js";
+import { checkSameOrigin, clearSessionCookie, sessionTokenOf, setSessionCookie } from "./session-auth.js";
+
+const LOGIN_PARAMS = { username: p.str(), password: p.str() };
+
+async function limitByAddress(deps: AppDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (deps.rateLimiter) reply.headers(await enforceRate(deps.rateLimiter, `ip:${request.ip}`, RATE_LIMIT_RULES.api_by_ip, deps.clock.now()));
+}
+
+export function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const login = async (request: FastifyRequest, reply: FastifyReply) => {
+    checkSameOrigin(request);
+    await limitByAddress(deps, request, reply);
+    const { values, ignored } = parseParams(LOGIN_PARAMS, await collectRawParams(request, false), {});
+    const subdomain = subdomainFromHost(request.headers.host, deps.config.externalHost);
+    const { token, user } = await checkLogin(deps, subdomain, values.username, values.password);
+    setSessionCookie(deps, request, reply, token);
+    reply.header("Cache-Control", "no-store");
+    return sendSuccess(reply, { user_id: user.id, email: user.email }, ignored);
+  };
+
+  const logout = async (request: FastifyRequest, reply: FastifyReply) => {
+    checkSameOrigin(request);
+    await limitByAddress(deps, request, reply);
+    await doLogout(deps, sessionTokenOf(request.headers.cookie));
+    clearSessionCookie(deps, request, reply);
+    reply.header("Cache-Control", "no-store");
+    return sendSuccess(reply, {}, []);
+  };
+
+  for (const url of ["/accounts/login/", "/accounts/login"]) app.post(url, login);
+  for (const url of ["/accounts/logout/", "/accounts/logout"]) app.post(url, logout);
+}
