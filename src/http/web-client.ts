@@ -1,21 +1,20 @@
 /**
- * Serves the web client (issue 10) built by `vite build` into dist/web: files at the site root,
- * index.html for any other page path (the client routes itself), and never for the server's own
- * paths (/api/, /user_uploads/, /accounts/, /join/, /json/), which keep their JSON 404s. Hashed
- * assets are cached for a year; index.html is revalidated on every load, so a new build is picked
- * up at once. Without a build, `/` answers a short page saying so instead of failing.
+ * Serves the web client (issue 10) built by `vite build` into dist/web: index.html at `/`, the
+ * hashed bundles under /assets/, and the other files of the build's top level. The client routes
+ * in the URL's fragment (`/#/narrow/…`, `/#/settings/…`), so no other path needs the page, and
+ * there is no catch-all route: unknown paths and the server's own (/api/, /user_uploads/, …) keep
+ * their JSON 404s and routing errors. Hashed assets are cached for a year; index.html is
+ * revalidated on every load, so a new build is picked up at once. Without a build, `/` answers a
+ * short page saying so instead of failing.
  */
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Paths served by the server itself: an unknown one is a 404, never the client's page. */
-const SERVER_PREFIXES = ["/api/", "/user_uploads/", "/accounts/", "/join/", "/json/", "/static/"];
-
 /** Vite's content-hashed output: safe to cache for good (a new build has new names). */
-const HASHED_ASSETS = "/assets/";
+const HASHED_ASSETS = "assets";
 
 /**
  * The client's page may run its own scripts and styles, fetch from this origin, and show images
@@ -53,21 +52,6 @@ export function defaultWebClientDir(): string {
   return join(dir, "dist", "web");
 }
 
-function isServerPath(path: string): boolean {
-  return SERVER_PREFIXES.some((prefix) => path.startsWith(prefix) || path === prefix.slice(0, -1));
-}
-
-/** A last path segment with a dot names a file; anything else may be a page of the client. */
-function looksLikeFile(path: string): boolean {
-  const last = path.slice(path.lastIndexOf("/") + 1);
-  return last.includes(".");
-}
-
-/** Browsers navigating ask for HTML; API clients and scripts get the JSON 404 for unknown paths. */
-function wantsPage(accept: string | undefined): boolean {
-  return accept !== undefined && accept.includes("text/html");
-}
-
 function sendIndex(reply: FastifyReply): FastifyReply {
   return reply
     .header("Content-Security-Policy", WEB_CLIENT_CSP)
@@ -83,15 +67,15 @@ export async function registerWebClient(app: FastifyInstance, dir: string = defa
     );
     return;
   }
-  // serve: false only adds reply.sendFile; the route below decides what each path gets.
+  // serve: false only adds reply.sendFile; the routes below say what is served.
   await app.register(fastifyStatic, { root: dir, serve: false });
-  app.get<{ Params: { "*": string } }>("/*", async (request, reply) => {
-    const path = request.url.split("?")[0];
-    const file = request.params["*"]; // decoded by the router
-    if (isServerPath(path)) return reply.callNotFound();
-    if (path === "/" || file === "index.html") return sendIndex(reply);
-    if (!looksLikeFile(path)) return wantsPage(request.headers.accept) ? sendIndex(reply) : reply.callNotFound();
-    if (path.startsWith(HASHED_ASSETS)) return reply.sendFile(file, { maxAge: "365d", immutable: true });
-    return reply.sendFile(file, { maxAge: 0 });
-  });
+  app.get("/", async (_request, reply) => sendIndex(reply));
+  app.get("/index.html", async (_request, reply) => sendIndex(reply));
+  app.get<{ Params: { "*": string } }>(`/${HASHED_ASSETS}/*`, async (request, reply) =>
+    reply.sendFile(`${HASHED_ASSETS}/${request.params["*"]}`, { maxAge: "365d", immutable: true }),
+  );
+  // Unhashed files at the top of the build (icons, robots.txt), as they were at start-up.
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isFile() && entry.name !== "index.html") app.get(`/${entry.name}`, async (_request, reply) => reply.sendFile(entry.name, { maxAge: 0 }));
+  }
 }

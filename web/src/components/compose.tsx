@@ -1,0 +1,193 @@
+/**
+ * The compose box (issue 10): recipient (channel and topic, or people), the Markdown draft with
+ * a server-rendered preview (POST /messages/render), uploads by button, drag and drop or paste,
+ * typing notifications (spec 4.1, typing-notifier.ts) and sending with POST /messages. Enter
+ * sends when the user's enter_sends setting is on, Ctrl/Cmd+Enter always does.
+ */
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { ApiError } from "../api/client";
+import type { ComposeTarget } from "../narrow";
+import { useClientState, useSession } from "../session";
+import { conversationKey } from "../state/client-state";
+import { TypingNotifier, type TypingTarget } from "../state/typing-notifier";
+import { dmKey } from "../state/unread";
+import { ComposeRecipient } from "./compose-recipient";
+import { RenderedContent } from "./rendered-content";
+import { TypingIndicator } from "./typing-indicator";
+import { useUploads } from "./use-uploads";
+
+function typingTarget(target: ComposeTarget, settings: Record<string, unknown>): TypingTarget | null {
+  if (target.kind === "stream") {
+    if (target.streamId === null || settings.send_stream_typing_notifications === false) return null;
+    return { type: "stream", streamId: target.streamId, topic: target.topic };
+  }
+  if (target.userIds.length === 0 || settings.send_private_typing_notifications === false) return null;
+  return { type: "direct", to: target.userIds };
+}
+
+interface ComposeProps {
+  target: ComposeTarget;
+  onTargetChange: (target: ComposeTarget) => void;
+  /** Changes when the reader asks to reply, so compose takes focus. */
+  focusRequest: number;
+}
+
+export function Compose({ target, onTargetChange, focusRequest }: ComposeProps) {
+  const session = useSession();
+  const userSettings = useClientState((s) => s.userSettings);
+  const myId = useClientState((s) => s.userId);
+  const [content, setContent] = useState("");
+  const [preview, setPreview] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const { uploads, uploadError, clearUploadError, startUploads } = useUploads((change) => setContent(change));
+
+  const notifier = useMemo(
+    () =>
+      new TypingNotifier(
+        (op, t) => {
+          const params = t.type === "stream" ? { type: "channel", op, stream_id: t.streamId, topic: t.topic } : { type: "direct", op, to: t.to };
+          void session.api.post("/typing", params).catch(() => undefined);
+        },
+        () => session.current.typingPeriods,
+      ),
+    [session],
+  );
+  useEffect(() => () => notifier.stop(), [notifier]);
+  useEffect(() => {
+    if (focusRequest > 0) textarea.current?.focus();
+  }, [focusRequest]);
+
+  const conversation = target.kind === "stream" ? (target.streamId === null ? null : conversationKey({ streamId: target.streamId, topic: target.topic })) : target.userIds.length > 0 ? conversationKey({ dmKey: dmKey(target.userIds, myId) }) : null;
+
+  function edit(value: string) {
+    setContent(value);
+    setPreview(null);
+    if (value.trim() === "") notifier.stop();
+    else notifier.onInput(typingTarget(target, userSettings));
+  }
+
+  async function togglePreview() {
+    if (preview !== null) return setPreview(null);
+    try {
+      const { rendered } = await session.api.post<{ rendered: string }>("/messages/render", { content });
+      setPreview(rendered);
+    } catch (e) {
+      setError(e instanceof ApiError ? e.msg : String(e));
+    }
+  }
+
+  async function send() {
+    if (content.trim() === "" || sending || uploads.length > 0) return;
+    if (target.kind === "stream" && target.streamId === null) return setError("Choose a channel first.");
+    if (target.kind === "dm" && target.userIds.length === 0) return setError("Choose who to send it to.");
+    const params = target.kind === "stream" ? { type: "stream", to: target.streamId, topic: target.topic, content } : { type: "direct", to: target.userIds, content };
+    setSending(true);
+    setError(null);
+    try {
+      await session.api.post("/messages", params);
+      notifier.stop();
+      setContent("");
+      setPreview(null);
+    } catch (e) {
+      setError(e instanceof ApiError ? e.msg : String(e));
+    } finally {
+      setSending(false);
+      textarea.current?.focus();
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent) {
+    if (event.key !== "Enter" || event.isComposing) return;
+    const enterSends = userSettings.enter_sends === true;
+    if (event.ctrlKey || event.metaKey || (enterSends && !event.shiftKey)) {
+      event.preventDefault();
+      void send();
+    }
+  }
+
+  const shownError = error ?? uploadError;
+  return (
+    <section
+      class={`compose${dragging ? " dragging" : ""}`}
+      aria-label="Compose a message"
+      onDragOver={(e) => {
+        if (!e.dataTransfer?.types.includes("Files")) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        if (!e.dataTransfer?.files.length) return;
+        e.preventDefault();
+        setDragging(false);
+        startUploads(e.dataTransfer.files);
+      }}
+    >
+      <ComposeRecipient
+        target={target}
+        onChange={(next) => {
+          notifier.stop();
+          onTargetChange(next);
+        }}
+      />
+      <TypingIndicator conversation={conversation} />
+      {preview !== null ? (
+        <div class="compose-preview" aria-label="Preview">
+          <RenderedContent html={preview || "<p><em>Nothing to preview</em></p>"} />
+        </div>
+      ) : (
+        <>
+          <label class="visually-hidden" for="compose-content">
+            Message
+          </label>
+          <textarea
+            id="compose-content"
+            ref={textarea}
+            class="compose-textarea"
+            placeholder={userSettings.enter_sends === true ? "Message (Enter to send, Shift+Enter for a new line)" : "Message (Ctrl+Enter to send)"}
+            rows={3}
+            value={content}
+            onInput={(e) => edit(e.currentTarget.value)}
+            onKeyDown={onKeyDown}
+            onPaste={(e) => {
+              if (e.clipboardData?.files.length) {
+                e.preventDefault();
+                startUploads(e.clipboardData.files);
+              }
+            }}
+          />
+        </>
+      )}
+      {uploads.map((u) => (
+        <p key={u.id} class="upload-progress" role="status">
+          Uploading {u.name}… {Math.round(u.fraction * 100)}%
+        </p>
+      ))}
+      {shownError && (
+        <p class="form-error" role="alert">
+          {shownError}{" "}
+          <button type="button" class="link-button" onClick={() => (setError(null), clearUploadError())}>
+            Dismiss
+          </button>
+        </p>
+      )}
+      <div class="compose-actions">
+        <input ref={fileInput} type="file" multiple class="visually-hidden" id="compose-file" tabindex={-1} onChange={(e) => (startUploads(e.currentTarget.files ?? []), (e.currentTarget.value = ""))} />
+        <button type="button" class="button" onClick={() => fileInput.current?.click()}>
+          Attach files
+        </button>
+        <button type="button" class="button" aria-pressed={preview !== null} onClick={() => void togglePreview()} disabled={content.trim() === ""}>
+          {preview !== null ? "Edit" : "Preview"}
+        </button>
+        <span class="spacer" />
+        <button type="button" class="button primary" onClick={() => void send()} disabled={sending || content.trim() === "" || uploads.length > 0}>
+          Send
+        </button>
+      </div>
+    </section>
+  );
+}

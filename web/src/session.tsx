@@ -1,0 +1,94 @@
+/**
+ * One signed-in session: the API client, the client state kept current by the event loop, and a
+ * way for views to hear raw events (the open message list applies edits and reactions itself).
+ * Views reach it through SessionContext: `useSession()` and `useClientState(select)`.
+ */
+import { createContext } from "preact";
+import { useContext, useEffect } from "preact/hooks";
+import { ApiClient, type Credentials } from "./api/client";
+import { EventLoop, type ConnectionStatus } from "./api/events";
+import { logOut } from "./api/auth";
+import { applyEvent, expireTyping } from "./state/apply-event";
+import { stateFromRegister, type ClientState } from "./state/client-state";
+import { createStore, useStore, type Store } from "./state/store";
+import type { ServerEvent } from "./state/types";
+
+type EventListener = (events: ServerEvent[]) => void;
+
+export class Session {
+  readonly api: ApiClient;
+  /** Null until the first register answers. */
+  readonly state: Store<ClientState | null> = createStore<ClientState | null>(null);
+  readonly status: Store<ConnectionStatus> = createStore<ConnectionStatus>("connecting");
+  private readonly listeners = new Set<EventListener>();
+  private readonly loop: EventLoop;
+  private typingTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    credentials: Credentials,
+    private readonly onSignedOut: () => void,
+  ) {
+    this.api = new ApiClient(credentials);
+    this.loop = new EventLoop(this.api, {
+      onRegister: (response) => this.state.set(stateFromRegister(response)),
+      onEvents: (events) => {
+        this.state.set((state) => (state ? events.reduce((s, e) => applyEvent(s, e), state) : state));
+        for (const listener of [...this.listeners]) listener(events);
+      },
+      onStatus: (status) => {
+        this.status.set(status);
+        if (status === "unauthorized") void this.logout();
+      },
+    });
+  }
+
+  async start(): Promise<void> {
+    // Typing indicators expire on their own (spec 4.1 rule 4), so a timer sweeps them.
+    this.typingTimer = setInterval(() => this.state.set((s) => (s ? expireTyping(s, Date.now()) : s)), 1000);
+    await this.loop.start();
+  }
+
+  /** The live state; only for code that runs after the first register (every view does). */
+  get current(): ClientState {
+    const state = this.state.get();
+    if (!state) throw new Error("The session has not registered yet");
+    return state;
+  }
+
+  onEvents(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Applies a state change made locally (e.g. a topic list just fetched). */
+  update(change: (state: ClientState) => ClientState): void {
+    this.state.set((state) => (state ? change(state) : state));
+  }
+
+  async logout(): Promise<void> {
+    clearInterval(this.typingTimer);
+    await this.loop.stop();
+    await logOut();
+    this.onSignedOut();
+  }
+}
+
+export const SessionContext = createContext<Session | null>(null);
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error("useSession outside a signed-in view");
+  return session;
+}
+
+/** A slice of the client state; components under the signed-in shell always have a state. */
+export function useClientState<S>(select: (state: ClientState) => S): S {
+  const session = useSession();
+  return useStore(session.state, (state) => select(state as ClientState));
+}
+
+/** Calls `listener` with each batch of events while the component is mounted. */
+export function useServerEvents(listener: EventListener, deps: unknown[]): void {
+  const session = useSession();
+  useEffect(() => session.onEvents(listener), [session, ...deps]);
+}
