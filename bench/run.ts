@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick | --smoke] [--store postgres] [--cpu-prof DIR] [--only S1,S3]
+ * `npm run bench [-- --quick | --smoke] [--compiled] [--store postgres] [--cpu-prof DIR] [--only S1,S3]
  * [--results FILE]`: the benchmark suite of issue 8 (docs/PERFORMANCE.md). Seeds the organisation once, copies it into a big-history and a
  * small-history store, starts Parley on each (compiled, production settings) and B0, runs the
  * scenarios in an order where earlier ones cannot disturb later ones (writes and queue-creating
@@ -29,6 +29,7 @@ import { s6AndS9 } from "./scenarios/s6-fanout.js";
 import { s7 } from "./scenarios/s7-typing.js";
 import { s8 } from "./scenarios/s8-register.js";
 import { s10 } from "./scenarios/s10-multiprocess.js";
+import { s11 } from "./scenarios/s11-first-load.js";
 
 const RESULTS_PATH = join(ROOT, "bench", "results.json");
 const WATCHDOG_MINUTES = { full: 30, quick: 5 };
@@ -43,6 +44,7 @@ const STEPS: Array<{ ids: ScenarioId[]; run: Scenario }> = [
   { ids: ["S7"], run: s7 },
   { ids: ["S6", "S9"], run: s6AndS9 },
   { ids: ["S8"], run: s8 },
+  { ids: ["S11"], run: s11 },
   { ids: ["S10"], run: s10 },
 ];
 
@@ -126,7 +128,7 @@ async function main(): Promise<number> {
   try {
     if (opts.store === "postgres" && !(await postgresAvailable())) throw new Error("--store postgres: PostgreSQL does not answer (TEST_DATABASE_URL)");
     let t = performance.now();
-    const cmd = parleyCommand(!opts.quick, opts.cpuProfDir);
+    const cmd = parleyCommand(opts.compiled, opts.cpuProfDir);
     console.log(`Parley runs from the ${cmd.how} (ready in ${seconds(t)} s)`);
     const seeded = await seed(opts, dir);
     t = performance.now();

@@ -9,7 +9,8 @@ import { PresenceService } from "./actions/presence.js";
 import { startUnclaimedAttachmentCleanup } from "./uploads/cleanup.js";
 import { MemoryRateCounter, createRateCounter } from "./http/rate-limit.js";
 import { realmUrl } from "./lib/realm-url.js";
-import { openStore } from "./store/db.js";
+import { openStore, readTx } from "./store/db.js";
+import { getDeploymentId } from "./store/deployment.js";
 import { migrateToLatest } from "./store/migrate.js";
 
 /** How often idle event queues are collected. */
@@ -19,9 +20,10 @@ const PRESENCE_FLUSH_INTERVAL_MS = 2_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config.databaseUrl, { backgroundCheckpoints: true });
   await migrateToLatest(store);
-  const eventSystem = createEventSystem(config, (err) => console.error("event bus error", err));
+  const deploymentId = await getDeploymentId(readTx(store));
+  const eventSystem = createEventSystem(config, deploymentId, (err) => console.error("event bus error", err));
   const deps: AppDeps = {
     config,
     store,
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
     events: eventSystem.bus,
     queues: eventSystem.queues,
     presence: new PresenceService(store, eventSystem.bus),
-    rateLimiter: createRateCounter(config),
+    rateLimiter: createRateCounter(config, deploymentId),
   };
   const created = await ensureInitialRealm(deps, realmUrl(config.externalHost, ""));
   if (created) {

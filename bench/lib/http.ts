@@ -13,6 +13,14 @@ export interface Reply {
   at: number;
 }
 
+export interface TextReply {
+  status: number;
+  text: string;
+  bytes: number;
+  /** performance.now() when the whole response had arrived. */
+  at: number;
+}
+
 export interface Credentials {
   email: string;
   apiKey: string;
@@ -45,7 +53,21 @@ export class HttpClient {
   }
 
   /** One request; GET parameters go in the query string, others in a form body. */
-  call(method: string, path: string, params: Record<string, unknown>, opts: CallOptions = {}): Promise<Reply> {
+  async call(method: string, path: string, params: Record<string, unknown>, opts: CallOptions = {}): Promise<Reply> {
+    const r = await this.send(method, path, params, opts);
+    try {
+      return { status: r.status, body: r.text ? JSON.parse(r.text) : {}, at: r.at };
+    } catch {
+      throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 200)}`);
+    }
+  }
+
+  /** A GET whose body is not JSON (a page, a script): its text. */
+  getText(path: string, headers: Record<string, string> = {}): Promise<TextReply> {
+    return this.send("GET", path, {}, { headers });
+  }
+
+  private send(method: string, path: string, params: Record<string, unknown>, opts: CallOptions): Promise<TextReply> {
     const { headers = {}, signal, onSent } = opts;
     const form = formEncode(params);
     const isGet = method === "GET";
@@ -66,12 +88,8 @@ export class HttpClient {
           res.on("data", (d: Buffer) => chunks.push(d));
           res.on("end", () => {
             const at = performance.now();
-            const text = Buffer.concat(chunks).toString("utf8");
-            try {
-              resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : {}, at });
-            } catch {
-              reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`));
-            }
+            const body = Buffer.concat(chunks);
+            resolve({ status: res.statusCode ?? 0, text: body.toString("utf8"), bytes: body.length, at });
           });
           res.on("error", reject);
         },

@@ -3,6 +3,7 @@
  * channels, 1M vs 10k messages, 2,000 pollers, 10 s per load test); `--quick` exercises every
  * scenario on small stores with short load tests (well under a minute); `--smoke` is the same on
  * tinier stores without warm-ups, for the CI test that only checks the plumbing;
+ * `--compiled` makes quick and smoke runs use the compiled build too (for profiles that match a full run);
  * `--store postgres` runs on PostgreSQL; `--cpu-prof DIR` makes each Parley process write a V8 CPU
  * profile there; `--only S2,S6` runs some scenarios (the seeding they need is always done);
  * `--results FILE` writes the results elsewhere than bench/results.json (the CI smoke test does).
@@ -29,6 +30,8 @@ export interface Sizes {
   quietMs: number;
   /** Longest wait for an idle Parley's memory to settle (S9). */
   idleMemoryMs: number;
+  /** Cold loads of the web client, one after another (S11). */
+  firstLoadRounds: number;
 }
 
 const FULL: Sizes = {
@@ -41,6 +44,7 @@ const FULL: Sizes = {
   deliveryRounds: 5,
   quietMs: 300,
   idleMemoryMs: 60_000,
+  firstLoadRounds: 20,
 };
 
 const QUICK: Sizes = {
@@ -53,6 +57,7 @@ const QUICK: Sizes = {
   deliveryRounds: 1,
   quietMs: 200,
   idleMemoryMs: 3_000,
+  firstLoadRounds: 5,
 };
 
 const SMOKE: Sizes = {
@@ -66,15 +71,18 @@ const SMOKE: Sizes = {
   deliveryRounds: 1,
   quietMs: 150,
   idleMemoryMs: 1_000,
+  firstLoadRounds: 2,
 };
 
-export const SCENARIOS = ["S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10"] as const;
+export const SCENARIOS = ["S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "S11"] as const;
 export type ScenarioId = (typeof SCENARIOS)[number];
 
 export interface Options {
   mode: "full" | "quick" | "smoke";
-  /** --quick or --smoke: sources through tsx rather than a compiled build. */
+  /** --quick or --smoke: short load tests on small stores. */
   quick: boolean;
+  /** Parley runs from the compiled build (full runs, or --compiled); otherwise its sources through tsx. */
+  compiled: boolean;
   store: StoreKind;
   cpuProfDir: string | null;
   only: Set<ScenarioId>;
@@ -88,6 +96,7 @@ export function parseOptions(argv: string[]): Options {
     options: {
       quick: { type: "boolean", default: false },
       smoke: { type: "boolean", default: false },
+      compiled: { type: "boolean", default: false },
       store: { type: "string", default: "sqlite" },
       "cpu-prof": { type: "string" },
       only: { type: "string" },
@@ -100,6 +109,7 @@ export function parseOptions(argv: string[]): Options {
   return {
     mode: values.smoke ? "smoke" : values.quick ? "quick" : "full",
     quick: Boolean(values.quick || values.smoke),
+    compiled: values.compiled || !(values.quick || values.smoke),
     store: values.store,
     cpuProfDir: values["cpu-prof"] ?? null,
     only: new Set(only as ScenarioId[]),

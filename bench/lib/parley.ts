@@ -22,7 +22,7 @@ export interface ParleyCommand {
  */
 export function parleyCommand(compiled: boolean, profileDir: string | null): ParleyCommand {
   const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
-  if (!compiled) return { args: [...profile, "--import", "tsx", "src/main.ts"], how: "sources through tsx (quick mode)" };
+  if (!compiled) return { args: [...profile, "--import", "tsx", "src/main.ts"], how: "sources through tsx (quick mode without --compiled)" };
   const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
   const build = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json", "--outDir", BUILD_DIR], { cwd: ROOT, encoding: "utf8" });
   const entry = join(BUILD_DIR, "src/main.js");

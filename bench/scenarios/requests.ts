@@ -20,7 +20,7 @@ export interface ApiRequest {
 
 const url = (r: ApiRequest) => `/api/v1${r.path}${r.method === "GET" ? `?${formEncode(r.params)}` : ""}`;
 
-function injectOptions(r: ApiRequest): InjectOptions {
+export function injectOptions(r: ApiRequest): InjectOptions {
   const headers = authHeaders(r.user);
   if (r.method === "GET") return { method: "GET", url: url(r), headers };
   return { method: "POST", url: url(r), headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }, payload: formEncode(r.params) };

@@ -4,19 +4,22 @@
  */
 import type { Context } from "../lib/context.js";
 import type { Row } from "../lib/report.js";
-import { ROLES } from "../lib/seed.js";
+import { ROLES, type BenchOrg } from "../lib/seed.js";
 import { bstoreNote, bstoreText, loadParley, storeBaseline, type ApiRequest } from "./requests.js";
 
 export const TYPICAL_CONTENT =
   "Hey @**User 7**, the deploy notes for build 1234 are at https://docs.example.com/deploys/2024-05 — can you take a look before standup? :thumbs_up:";
 
+/** The sender's typical message to "hundred". */
+export const sendToHundred = (org: BenchOrg): ApiRequest => ({
+  method: "POST",
+  path: "/messages",
+  params: { type: "stream", to: org.hundred.name, topic: "bench", content: TYPICAL_CONTENT },
+  user: org.users[ROLES.sender],
+});
+
 export async function s2(ctx: Context): Promise<Row[]> {
-  const send: ApiRequest = {
-    method: "POST",
-    path: "/messages",
-    params: { type: "stream", to: ctx.org.hundred.name, topic: "bench", content: TYPICAL_CONTENT },
-    user: ctx.org.users[ROLES.sender],
-  };
+  const send = sendToHundred(ctx.org);
   const bstore = await storeBaseline(ctx, ctx.big, send, true);
   const m = await loadParley(ctx, ctx.big, send);
   const ratio = m.rps / bstore.rps;

@@ -14,7 +14,7 @@ export function fetchNewest(org: BenchOrg, narrow: Array<{ operator: string; ope
   return { method: "GET", path: "/messages", params: { anchor: "newest", num_before: 100, num_after: 0, narrow }, user: org.users[ROLES.reader] };
 }
 
-const topicNarrow = (org: BenchOrg) => fetchNewest(org, [{ operator: "channel", operand: org.generic[0].name }, { operator: "topic", operand: BUSY_TOPIC }]);
+export const topicNarrow = (org: BenchOrg) => fetchNewest(org, [{ operator: "channel", operand: org.generic[0].name }, { operator: "topic", operand: BUSY_TOPIC }]);
 
 export async function s3(ctx: Context): Promise<Row[]> {
   const fetch = topicNarrow(ctx.org);

@@ -7,15 +7,21 @@ import { HttpClient } from "../lib/http.js";
 import { loadTest } from "../lib/measure.js";
 import { Poller, registerAll, sharedAbort } from "../lib/pollers.js";
 import type { Row } from "../lib/report.js";
-import { ROLES } from "../lib/seed.js";
-import { loadSpec } from "./requests.js";
+import { ROLES, type BenchOrg, type BenchUser } from "../lib/seed.js";
+import { loadSpec, type ApiRequest } from "./requests.js";
 import { b0Text, measureB0 } from "./s1-users-me.js";
 
 const GROUP_SIZE = 10;
 
+/** The ten people of the group DM, and the first one's typing notification to the others. */
+export function typingGroup(org: BenchOrg): { group: BenchUser[]; typing: ApiRequest } {
+  const group = org.users.slice(ROLES.typist, ROLES.typist + GROUP_SIZE);
+  return { group, typing: { method: "POST", path: "/typing", params: { type: "direct", op: "start", to: group.slice(1).map((u) => u.id) }, user: group[0] } };
+}
+
 export async function s7(ctx: Context): Promise<Row[]> {
   const { seconds, warmupSeconds } = ctx.opts.sizes;
-  const group = ctx.org.users.slice(ROLES.typist, ROLES.typist + GROUP_SIZE);
+  const { group, typing } = typingGroup(ctx.org);
   const parley = ctx.big.parley;
   const http = new HttpClient(parley.port, GROUP_SIZE);
   const pollers = group.map((u) => new Poller(http, u));
@@ -25,7 +31,6 @@ export async function s7(ctx: Context): Promise<Row[]> {
     const draining = Promise.all(pollers.map((p) => p.drain(stopPolling.signal)));
     draining.catch(() => undefined); // awaited below
     const b0 = await measureB0(ctx);
-    const typing = { method: "POST" as const, path: "/typing", params: { type: "direct", op: "start", to: group.slice(1).map((u) => u.id) }, user: group[0] };
     const m = await loadTest(loadSpec(typing, parley.port, PIPELINE_CONNECTIONS), seconds, warmupSeconds, parley.pid);
     stopPolling.abort();
     await draining;

@@ -1,7 +1,7 @@
 /** S8: POST /register (the full initial state) for a member of the 5,000-user, 500-channel org. */
 import type { Context } from "../lib/context.js";
 import { formatInt, type Row } from "../lib/report.js";
-import { ROLES } from "../lib/seed.js";
+import { ROLES, type BenchOrg } from "../lib/seed.js";
 import { loadParley, type ApiRequest } from "./requests.js";
 
 /** What a current mobile client declares (smaller payloads where the client allows it). */
@@ -15,14 +15,16 @@ const CAPABILITIES = {
   simplified_presence_events: true,
 };
 
+/** The registrant's POST /register with every event type. */
+export const registerRequest = (org: BenchOrg): ApiRequest => ({
+  method: "POST",
+  path: "/register",
+  params: { apply_markdown: true, client_gravatar: true, slim_presence: true, client_capabilities: CAPABILITIES },
+  user: org.users[ROLES.registrant],
+});
+
 export async function s8(ctx: Context): Promise<Row[]> {
-  const register: ApiRequest = {
-    method: "POST",
-    path: "/register",
-    params: { apply_markdown: true, client_gravatar: true, slim_presence: true, client_capabilities: CAPABILITIES },
-    user: ctx.org.users[ROLES.registrant],
-  };
-  const m = await loadParley(ctx, ctx.big, register);
+  const m = await loadParley(ctx, ctx.big, registerRequest(ctx.org));
   const { users, channels } = ctx.opts.sizes.shape;
   return [
     {

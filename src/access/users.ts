@@ -44,8 +44,19 @@ export async function accessUserByEmail(tx: Tx, actor: UserRow, email: string, o
   return checkAccess(actor, target, opts);
 }
 
+/**
+ * A user id written in a path segment, or null when the segment is not one. Digit strings past
+ * 2^53 are ids of nobody (as a number they would lose digits, or read 1e+300: found by fuzzing).
+ */
+export function userIdFromSegment(key: string): number | null {
+  if (!/^\d+$/.test(key)) return null;
+  const id = Number(key);
+  return Number.isSafeInteger(id) ? id : 0;
+}
+
 /** A path segment that is either a user id or an email (`/users/{user_id}` and `/users/{email}`). */
 export async function accessUserByIdOrEmail(tx: Tx, actor: UserRow, key: string, opts: UserAccessOptions): Promise<UserRow> {
-  if (/^\d+$/.test(key)) return accessUserById(tx, actor, Number(key), opts);
+  const id = userIdFromSegment(key);
+  if (id !== null) return accessUserById(tx, actor, id, opts);
   return accessUserByEmail(tx, actor, key, opts);
 }

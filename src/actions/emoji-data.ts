@@ -45,7 +45,8 @@ export async function getEmojiData(tx: Tx, realmId: number, name: string): Promi
 export async function checkEmojiRequest(tx: Tx, realmId: number, name: string, code: string, reactionType: string): Promise<void> {
   switch (reactionType) {
     case REACTION_TYPE.REALM: {
-      const custom = /^\d+$/.test(code) ? await getRealmEmojiById(tx, realmId, Number(code)) : undefined;
+      // Past 2^53 digits are no id (as a number they read 1e+31, which PostgreSQL cannot parse).
+      const custom = /^\d+$/.test(code) && Number.isSafeInteger(Number(code)) ? await getRealmEmojiById(tx, realmId, Number(code)) : undefined;
       if (!custom || String(custom.id) !== code) throw new ApiError("Invalid custom emoji.");
       if (custom.name !== name) throw new ApiError("Invalid custom emoji name.");
       if (custom.deactivated) throw new ApiError("This custom emoji has been deactivated.");

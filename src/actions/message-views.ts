@@ -1,28 +1,64 @@
 /**
- * Loads everything the message objects of a batch need (senders, channel names, DM participants,
- * reactions, submessages, edits, topic links) with one query per kind, and presents them.
+ * Message objects. For a batch read from the store, everything they need (senders, channel names,
+ * DM participants, reactions, submessages, edits, topic links) is loaded with one query per kind,
+ * and only the kinds the batch has (channel rows for channel messages, recipients for direct
+ * ones). A message just sent needs none of them: its sender, channel or participants and the
+ * realm's linkifiers are at hand, and it has no reactions, submessages or edits yet.
  */
+import { groupBy } from "../lib/group-by.js";
 import { renderTopicLinks } from "../markdown/index.js";
-import { MESSAGE_TYPE, presentMessage, type DisplayRecipientUser, type PresentMessageOptions } from "../lib/present-message.js";
+import { MESSAGE_TYPE, presentMessage, type DisplayRecipientUser, type EditRow, type MessageExtras, type PresentMessageOptions } from "../lib/present-message.js";
 import { RECIPIENT, getChannelsByRecipientIds, getRecipientMembers, getRecipientsByIds } from "../store/channels.js";
 import type { Tx } from "../store/db.js";
 import { getEditsForMessages, getReactionsForMessages, getSubmessagesForMessages } from "../store/messages.js";
 import { getLinkifiers } from "../store/render-refs.js";
-import type { MessageRow, RealmRow, UserRow } from "../store/types.js";
+import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../store/types.js";
 import { getUsersByIds } from "../store/users.js";
 
 export type ViewOptions = Omit<PresentMessageOptions, "viewerSeesSenderEmail">;
 
+type Linkifier = { id: number; pattern: string; url_template: string };
+
 /** A topic's topic_links: linkifier matches and raw URLs (message objects, update_message events). */
-export function topicLinks(topic: string, linkifiers: ReadonlyArray<{ id: number; pattern: string; url_template: string }>) {
+export function topicLinks(topic: string, linkifiers: readonly Linkifier[]) {
   if (topic === "") return [];
   return renderTopicLinks(topic, linkifiers.map((l) => ({ id: l.id, pattern: l.pattern, url_template: l.url_template })));
 }
 
-function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[]> {
-  const out = new Map<number, T[]>();
-  for (const row of rows) out.set(key(row), [...(out.get(key(row)) ?? []), row]);
-  return out;
+/** What one message object is built from besides its row. */
+interface MessageParts {
+  sender: UserRow;
+  channel: Pick<ChannelRow, "id" | "name"> | null;
+  /** A direct message's participants (the sender among them); empty for a channel message. */
+  participants: UserRow[];
+  reactions: MessageExtras["reactions"];
+  submessages: MessageExtras["submessages"];
+  edits: EditRow[];
+  flags: number | null;
+}
+
+function assemble(realm: RealmRow, m: MessageRow, parts: MessageParts, linkifiers: readonly Linkifier[], opts: ViewOptions): Record<string, unknown> {
+  const displayRecipient: string | DisplayRecipientUser[] =
+    m.type === MESSAGE_TYPE.CHANNEL
+      ? (parts.channel?.name ?? "")
+      : [...parts.participants]
+          .sort((a, b) => a.id - b.id)
+          .map((u) => ({ id: u.id, email: u.email, full_name: u.full_name, is_mirror_dummy: u.is_mirror_dummy }));
+  return presentMessage(
+    m,
+    {
+      sender: parts.sender,
+      realmStringId: realm.string_id,
+      displayRecipient,
+      channelId: parts.channel?.id ?? null,
+      reactions: parts.reactions,
+      submessages: parts.submessages,
+      edits: realm.allow_edit_history ? parts.edits : null,
+      topicLinks: topicLinks(m.subject, linkifiers),
+      flags: parts.flags,
+    },
+    { ...opts, viewerSeesSenderEmail: true },
+  );
 }
 
 /** Presents messages the viewer may read; `flags` maps message id → the viewer's flag bits. */
@@ -35,10 +71,10 @@ export async function presentMessages(
 ): Promise<Record<string, unknown>[]> {
   if (messages.length === 0) return [];
   const ids = messages.map((m) => m.id);
-  const recipientIds = messages.map((m) => m.recipient_id);
+  const recipientsOf = (type: number) => [...new Set(messages.filter((m) => m.type === type).map((m) => m.recipient_id))];
   const [recipients, channels, reactions, submessages, edits, linkifiers] = await Promise.all([
-    getRecipientsByIds(tx, recipientIds),
-    getChannelsByRecipientIds(tx, recipientIds),
+    getRecipientsByIds(tx, recipientsOf(MESSAGE_TYPE.DIRECT)),
+    getChannelsByRecipientIds(tx, recipientsOf(MESSAGE_TYPE.CHANNEL)),
     getReactionsForMessages(tx, ids),
     getSubmessagesForMessages(tx, ids),
     realm.allow_edit_history ? getEditsForMessages(tx, ids) : Promise.resolve([]),
@@ -62,22 +98,14 @@ export async function presentMessages(
   const submessagesBy = groupBy(submessages, (s) => Number(s.message_id));
   const editsBy = groupBy(edits, (e) => Number(e.message_id));
 
-  return messages.map((m) => {
-    const channel = channelByRecipient.get(m.recipient_id) ?? null;
-    const displayRecipient: string | DisplayRecipientUser[] =
-      m.type === MESSAGE_TYPE.CHANNEL
-        ? (channel?.name ?? "")
-        : participantIds(m)
-            .sort((a, b) => a - b)
-            .map((id) => userById.get(id) as UserRow)
-            .map((u) => ({ id: u.id, email: u.email, full_name: u.full_name, is_mirror_dummy: u.is_mirror_dummy }));
-    return presentMessage(
+  return messages.map((m) =>
+    assemble(
+      realm,
       m,
       {
         sender: userById.get(m.sender_id) as UserRow,
-        realmStringId: realm.string_id,
-        displayRecipient,
-        channelId: channel?.id ?? null,
+        channel: channelByRecipient.get(m.recipient_id) ?? null,
+        participants: participantIds(m).map((id) => userById.get(id) as UserRow),
         reactions: (reactionsBy.get(m.id) ?? []).map((r) => ({
           emoji_name: r.emoji_name,
           emoji_code: r.emoji_code,
@@ -85,11 +113,26 @@ export async function presentMessages(
           user_id: r.user_id,
         })),
         submessages: (submessagesBy.get(m.id) ?? []).map((s) => ({ ...s, message_id: Number(s.message_id) })),
-        edits: realm.allow_edit_history ? (editsBy.get(m.id) ?? []) : null,
-        topicLinks: topicLinks(m.subject, linkifiers),
+        edits: editsBy.get(m.id) ?? [],
         flags: flags.get(m.id) ?? null,
       },
-      { ...opts, viewerSeesSenderEmail: true },
-    );
-  });
+      linkifiers,
+      opts,
+    ),
+  );
+}
+
+/**
+ * The message object of a message being sent, for its `message` events: the same object
+ * presentMessages would build from the store once it is written, from what the sender already
+ * loaded. `participants` are a direct message's (the sender among them).
+ */
+export function presentNewMessage(
+  realm: RealmRow,
+  m: MessageRow,
+  known: { sender: UserRow; channel: ChannelRow | null; participants: UserRow[]; linkifiers: readonly Linkifier[] },
+  opts: ViewOptions,
+): Record<string, unknown> {
+  const parts: MessageParts = { sender: known.sender, channel: known.channel, participants: known.participants, reactions: [], submessages: [], edits: [], flags: null };
+  return assemble(realm, m, parts, known.linkifiers, opts);
 }

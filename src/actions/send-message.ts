@@ -6,6 +6,7 @@ import type { AppDeps } from "../deps.js";
 import { ApiError, missingParam } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
 import { FLAG_BITS, flagNames } from "../lib/flags.js";
+import { groupBy } from "../lib/group-by.js";
 import { MESSAGE_TYPE } from "../lib/present-message.js";
 import { normalizeTopic } from "../lib/topics.js";
 import { settingOf } from "../lib/user-settings.js";
@@ -16,7 +17,9 @@ import { transaction, type Tx } from "../store/db.js";
 import { getGroupMemberIds } from "../store/groups.js";
 import { getAlertWordsForUsers, getTopicParticipantIds, insertMessage, insertUserMessages, topicExists } from "../store/messages.js";
 import { getSubscriberIds, isSubscribed } from "../store/subscriptions.js";
-import type { ChannelRow, RealmRow, UserRow } from "../store/types.js";
+import { getLinkifiers } from "../store/render-refs.js";
+import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../store/types.js";
+import { getUsersByIds } from "../store/users.js";
 import {
   checkMessageParams,
   directRecipientId,
@@ -26,7 +29,7 @@ import {
   resolveDirectRecipients,
 } from "./message-recipients.js";
 import type { RenderResult } from "../markdown/index.js";
-import { presentMessages } from "./message-views.js";
+import { presentNewMessage } from "./message-views.js";
 import { claimAttachments } from "./attachments.js";
 import { doSetFirstMessageId } from "./first-message.js";
 import { renderContent } from "./render.js";
@@ -81,6 +84,8 @@ export interface Delivery {
   /** Users who get a user_messages row (the sender included). */
   userIds: number[];
   senderSubscribed: boolean;
+  /** A direct message's participants' rows, when the caller has them (the event needs their names). */
+  participants?: UserRow[];
 }
 
 async function channelDelivery(tx: Tx, realm: RealmRow, sender: UserRow, input: SendMessageInput, membership: Membership): Promise<Delivery> {
@@ -110,7 +115,8 @@ async function directDelivery(tx: Tx, realm: RealmRow, sender: UserRow, input: S
     throw new ApiError("You do not have permission to send direct messages to this recipient.");
   }
   const recipientId = await directRecipientId(tx, realm.id, sender.id, participantIds);
-  return { recipientId, channel: null, topic: "", userIds: participantIds, senderSubscribed: true };
+  const participants = [...new Map([sender, ...recipients].map((u) => [u.id, u])).values()];
+  return { recipientId, channel: null, topic: "", userIds: participantIds, senderSubscribed: true, participants };
 }
 
 export async function wildcardFlags(
@@ -193,7 +199,7 @@ export async function doSendMessage(
     translateEmoticons: Boolean(settingOf(sender.settings, "translate_emoticons")),
   });
   const wildcard = await wildcardFlags(tx, delivery, rendered.wildcard, membership, realm);
-  const messageId = await insertMessage(tx, {
+  const message: Omit<MessageRow, "id"> = {
     realm_id: realm.id,
     sender_id: sender.id,
     recipient_id: delivery.recipientId,
@@ -209,7 +215,8 @@ export async function doSendMessage(
     has_image: rendered.hasImage,
     has_link: rendered.hasLink,
     is_me_message: rendered.isMeMessage,
-  });
+  };
+  const messageId = await insertMessage(tx, message);
   if (delivery.channel && delivery.channel.first_message_id === null) await doSetFirstMessageId(deps, tx, delivery.channel, messageId, delivery.userIds);
   await claimAttachments(tx, deps.events, realm, sender.id, messageId, rendered.attachmentPathIds);
   const mentioned = await mentionedUserIds(tx, rendered);
@@ -229,29 +236,34 @@ export async function doSendMessage(
     return { user_id: userId, message_id: messageId, flags };
   });
   await insertUserMessages(tx, rows);
-  await publishMessageEvents(deps, tx, realm, messageId, rows, opts);
+  await publishMessageEvents(deps, tx, realm, { ...message, id: messageId }, { sender, delivery, rows }, opts);
   return messageId;
 }
 
 /**
  * One `message` event per distinct flag set (the message body is shared); the queue that sent it
  * also learns its local_id (events/queue.ts reads `sender_queue_id`/`local_message_id` and strips
- * them for every other queue).
+ * them for every other queue). The message object is built from what the send already holds,
+ * without reading the message back (message-views.ts presentNewMessage).
  */
 async function publishMessageEvents(
   deps: AppDeps,
   tx: Tx,
   realm: RealmRow,
-  messageId: number,
-  rows: Array<{ user_id: number; flags: number }>,
+  message: MessageRow,
+  sent: { sender: UserRow; delivery: Delivery; rows: Array<{ user_id: number; flags: number }> },
   opts: Pick<SendOptions, "queueId" | "localId">,
 ): Promise<void> {
-  const [message] = await tx.db.selectFrom("messages").selectAll().where("id", "=", messageId).execute();
-  const [html] = await presentMessages(tx, realm, [message], new Map(), { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
+  const { sender, delivery, rows } = sent;
+  const participants = delivery.channel ? [] : (delivery.participants ?? (await getUsersByIds(tx, realm.id, delivery.userIds)));
+  const html = presentNewMessage(
+    realm,
+    message,
+    { sender, channel: delivery.channel, participants, linkifiers: await getLinkifiers(tx, realm.id) },
+    { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true },
+  );
   delete html.flags;
-  const byFlags = new Map<number, number[]>();
-  for (const r of rows) byFlags.set(r.flags, [...(byFlags.get(r.flags) ?? []), r.user_id]);
-  for (const [flags, userIds] of byFlags) {
+  for (const [flags, userIds] of groupBy(rows, (r) => r.flags, (r) => r.user_id)) {
     publishOnCommit(
       tx,
       deps.events,

@@ -1,4 +1,5 @@
 /** Presence endpoints: update own presence, realm presence, one user's presence. */
+import { userIdFromSegment } from "../access/users.js";
 import { checkHumanCaller } from "../actions/caller-checks.js";
 import { presentPresenceLegacy, presentPresenceModern } from "../actions/presence.js";
 import { ApiError, invalidUser } from "../errors.js";
@@ -69,9 +70,8 @@ export const getUserPresence = endpoint({
   params: { user_id: p.str().path() },
   async handler(ctx, { user_id }) {
     const tx = readTx(ctx.deps.store);
-    const target = /^\d+$/.test(user_id)
-      ? await getUserById(tx, ctx.realm.id, Number(user_id))
-      : await getUserByDeliveryEmail(tx, ctx.realm.id, user_id);
+    const id = userIdFromSegment(user_id);
+    const target = id !== null ? await getUserById(tx, ctx.realm.id, id) : await getUserByDeliveryEmail(tx, ctx.realm.id, user_id);
     if (!target) throw invalidUser();
     const row = await ctx.deps.presence.userPresence(target.id);
     if (!row) throw new ApiError(`No presence data for ${target.email}`);

@@ -10,11 +10,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
+import { redisNamespace } from "../lib/redis-keys.js";
 import type { ChatEvent, EventBus } from "./bus.js";
 import type { QueueRegistry } from "./registry.js";
 
 export const SHARD_COUNT = 64;
-const CHANNEL_PREFIX = "parley:events:";
 const FLUSH_TIMEOUT_MS = 5_000;
 
 const shardOf = (userId: number) => userId % SHARD_COUNT;
@@ -25,14 +25,18 @@ export class RedisEventBus implements EventBus {
   private subscribed = new Set<number>();
   private syncing: Promise<void> = Promise.resolve();
   /** This process's own channel: a token sent on it returns after everything published before it. */
-  private readonly flushChannel = `parley:flush:${randomUUID()}`;
+  private readonly flushChannel: string;
+  private readonly channelPrefix: string;
   private readonly flushWaiters = new Map<string, () => void>();
 
   constructor(
     url: string,
+    deploymentId: string,
     private readonly registry: QueueRegistry,
     private readonly onError: (err: unknown) => void,
   ) {
+    this.channelPrefix = `${redisNamespace(deploymentId)}events:`;
+    this.flushChannel = `${redisNamespace(deploymentId)}flush:${randomUUID()}`;
     this.pub = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
     this.sub = new Redis(url, { lazyConnect: false });
     this.pub.on("error", onError);
@@ -57,7 +61,7 @@ export class RedisEventBus implements EventBus {
     const byShard = new Map<number, number[]>();
     for (const id of userIds) byShard.set(shardOf(id), [...(byShard.get(shardOf(id)) ?? []), id]);
     const pipeline = this.pub.pipeline();
-    for (const [shard, ids] of byShard) pipeline.publish(CHANNEL_PREFIX + shard, JSON.stringify({ event, userIds: ids }));
+    for (const [shard, ids] of byShard) pipeline.publish(this.channelPrefix + shard, JSON.stringify({ event, userIds: ids }));
     pipeline.exec().catch(this.onError);
   }
 
@@ -70,8 +74,8 @@ export class RedisEventBus implements EventBus {
       const wanted = new Set(this.registry.userIds().map(shardOf));
       const add = [...wanted].filter((s) => !this.subscribed.has(s));
       const drop = [...this.subscribed].filter((s) => !wanted.has(s));
-      if (add.length) await this.sub.subscribe(...add.map((s) => CHANNEL_PREFIX + s));
-      if (drop.length) await this.sub.unsubscribe(...drop.map((s) => CHANNEL_PREFIX + s));
+      if (add.length) await this.sub.subscribe(...add.map((s) => this.channelPrefix + s));
+      if (drop.length) await this.sub.unsubscribe(...drop.map((s) => this.channelPrefix + s));
       this.subscribed = wanted;
     }).catch(this.onError);
     return this.syncing;

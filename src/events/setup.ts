@@ -9,9 +9,10 @@ export interface EventSystem {
   queues: QueueRegistry;
 }
 
-export function createEventSystem(config: Config, onError: (err: unknown) => void): EventSystem {
+/** `deploymentId` (store/deployment.ts) keeps deployments sharing one Redis apart. */
+export function createEventSystem(config: Config, deploymentId: string, onError: (err: unknown) => void): EventSystem {
   const queues = new QueueRegistry();
-  if (config.redisUrl) return { bus: new RedisEventBus(config.redisUrl, queues, onError), queues };
+  if (config.redisUrl) return { bus: new RedisEventBus(config.redisUrl, deploymentId, queues, onError), queues };
   const bus = new LocalEventBus();
   bus.subscribe((event, userIds) => queues.deliver(event, userIds));
   return { bus, queues };

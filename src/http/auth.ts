@@ -5,9 +5,9 @@
  */
 import { ApiError, unauthorized } from "../errors.js";
 import { API_KEY_PATTERN, constantTimeEqual } from "../lib/secrets.js";
+import { getUserAndRealmByApiKey } from "../store/auth-rows.js";
 import { readTx, type Store } from "../store/db.js";
 import type { RealmRow, UserRow } from "../store/types.js";
-import { getUserAndRealmByApiKey } from "../store/users.js";
 
 export interface BasicCredentials {
   username: string;

@@ -6,6 +6,7 @@
 import { Redis } from "ioredis";
 import type { Config } from "../config.js";
 import { rateLimited } from "../errors.js";
+import { redisNamespace } from "../lib/redis-keys.js";
 
 export interface Rule {
   windowSeconds: number;
@@ -65,14 +66,18 @@ export class MemoryRateCounter implements RateCounter {
 }
 
 export class RedisRateCounter implements RateCounter {
-  constructor(private readonly redis: Redis) {}
+  /** `namespace` is the deployment's Redis prefix, so deployments sharing a Redis count apart. */
+  constructor(
+    private readonly redis: Redis,
+    private readonly namespace: string,
+  ) {}
 
   async hit(key: string, rules: Rule[], now: number, count: boolean) {
     const pipeline = this.redis.pipeline();
     const resets: number[] = [];
     for (const rule of rules) {
       const start = now - (now % rule.windowSeconds);
-      const id = `parley:rl:${key}:${rule.windowSeconds}:${start}`;
+      const id = `${this.namespace}rl:${key}:${rule.windowSeconds}:${start}`;
       if (count) pipeline.incr(id).expire(id, rule.windowSeconds + 5);
       else pipeline.get(id);
       resets.push(start + rule.windowSeconds);
@@ -100,9 +105,11 @@ export async function checkRate(counter: RateCounter, key: string, rules: Rule[]
 }
 
 /** The counter for this deployment, or null when RATE_LIMITING=off. */
-export function createRateCounter(config: Config): RateCounter | null {
+export function createRateCounter(config: Config, deploymentId: string): RateCounter | null {
   if (!config.rateLimiting) return null;
-  return config.redisUrl ? new RedisRateCounter(new Redis(config.redisUrl, { maxRetriesPerRequest: 2 })) : new MemoryRateCounter();
+  return config.redisUrl
+    ? new RedisRateCounter(new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }), redisNamespace(deploymentId))
+    : new MemoryRateCounter();
 }
 
 /** Zulip's rate-limit headers, on limited and refused responses alike. */

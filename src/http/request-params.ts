@@ -15,7 +15,14 @@ function asFormValue(value: unknown, fromJson: boolean): string | undefined {
   if (value === undefined) return undefined;
   if (Array.isArray(value) && !fromJson) return asFormValue(value[value.length - 1], false);
   if (typeof value === "string") return value;
-  return JSON.stringify(value);
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    // JSON.stringify recurses: a JSON body nested some thousands of levels deep (which JSON.parse
+    // accepts) overflows the stack. That is the client's malformed body, not a server error.
+    if (error instanceof RangeError) throw new ApiError("Malformed JSON", "INVALID_JSON", 400);
+    throw error;
+  }
 }
 
 function addAll(target: Record<string, string>, source: unknown, fromJson: boolean): void {

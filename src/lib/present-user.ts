@@ -17,7 +17,11 @@ export function gravatarUrl(email: string, version: number): string {
  * avatar_url: null when the client computes gravatars itself (client_gravatar) and may see the
  * real email, for a user who never uploaded an avatar (spec section 2).
  */
-export function avatarUrl(user: UserRow, clientGravatar: boolean, viewerSeesEmail: boolean): string | null {
+export function avatarUrl(
+  user: Pick<UserRow, "id" | "realm_id" | "avatar_source" | "avatar_version" | "delivery_email">,
+  clientGravatar: boolean,
+  viewerSeesEmail: boolean,
+): string | null {
   if (user.avatar_source === "G") {
     return clientGravatar && viewerSeesEmail ? null : gravatarUrl(user.delivery_email, user.avatar_version);
   }
@@ -32,7 +36,15 @@ export interface PresentUserOptions {
   profileData?: Record<string, { value: string; rendered_value?: string }>;
 }
 
-export function presentUser(user: UserRow, opts: PresentUserOptions): Record<string, unknown> {
+/** The columns a user object is built from (store/users.ts reads just these for whole-realm lists). */
+export const PRESENTED_USER_COLUMNS = [
+  "id", "realm_id", "email", "delivery_email", "full_name", "date_joined", "is_active", "role", "is_billing_admin",
+  "is_bot", "bot_type", "bot_owner_id", "timezone", "avatar_source", "avatar_version", "is_imported_stub", "is_deleted",
+] as const;
+
+export type PresentableUser = Pick<UserRow, (typeof PRESENTED_USER_COLUMNS)[number]>;
+
+export function presentUser(user: PresentableUser, opts: PresentUserOptions): Record<string, unknown> {
   const visible = opts.viewerSeesEmail || user.is_bot;
   const out: Record<string, unknown> = {
     user_id: user.id,

@@ -34,7 +34,11 @@ function compile(linkifier: Linkifier): CompiledLinkifier | null {
   const { source, flags } = pythonRegexToJs(linkifier.pattern);
   const wrapped = `(?<${BEFORE}>^|\\s|\\u0085|\\p{Z}|['"(,:<])(?<${MATCH}>${source})(?<${AFTER}>$|[^\\p{L}\\p{N}])`;
   try {
-    return { regex: new RegExp(wrapped, "gu" + flags), template: parseTemplate(linkifier.url_template) };
+    const regex = new RegExp(wrapped, "gu" + flags);
+    // Compiled on first use, when a pattern too large for V8 throws: do it here, inside the try.
+    regex.test("");
+    regex.lastIndex = 0;
+    return { regex, template: parseTemplate(linkifier.url_template) };
   } catch {
     // An invalid pattern cannot have been saved through the API; skip it rather than fail every render.
     return null;

@@ -25,9 +25,14 @@ export function compilePattern(pattern: string): RegExp {
   for (const [re, problem] of UNSUPPORTED) if (re.test(pattern)) throw new ApiError(`Bad regular expression: ${problem}`);
   const { source, flags } = pythonRegexToJs(pattern);
   try {
-    return new RegExp(source, "u" + flags);
+    const regex = new RegExp(source, "u" + flags);
+    // V8 compiles on first use: only then does a huge pattern fail ("Regular expression too
+    // large"), which would otherwise surface as a 500 when the example is checked (found by fuzzing).
+    regex.test("");
+    return regex;
   } catch (e) {
-    throw new ApiError(`Bad regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, "")}`);
+    // V8's message repeats the whole pattern ("/…/u: reason"); the client has it, keep the reason.
+    throw new ApiError(`Bad regular expression: ${(e as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "")}`);
   }
 }
 

@@ -1,4 +1,5 @@
 /** SQL for users' alert words (the list itself is read by store/state.ts getAlertWords). */
+import { inBatches } from "./batches.js";
 import type { Tx } from "./db.js";
 
 export async function getAlertWordRows(tx: Tx, userId: number): Promise<Array<{ id: number; word: string }>> {
@@ -6,11 +7,13 @@ export async function getAlertWordRows(tx: Tx, userId: number): Promise<Array<{ 
 }
 
 export async function insertAlertWords(tx: Tx, userId: number, words: readonly string[]): Promise<void> {
-  if (words.length === 0) return;
-  await tx.db.insertInto("alert_words").values(words.map((word) => ({ user_id: userId, word }))).execute();
+  for (const batch of inBatches(words)) {
+    await tx.db.insertInto("alert_words").values(batch.map((word) => ({ user_id: userId, word }))).execute();
+  }
 }
 
 export async function deleteAlertWordsByIds(tx: Tx, userId: number, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await tx.db.deleteFrom("alert_words").where("user_id", "=", userId).where("id", "in", [...ids]).execute();
+  for (const batch of inBatches(ids)) {
+    await tx.db.deleteFrom("alert_words").where("user_id", "=", userId).where("id", "in", batch).execute();
+  }
 }

@@ -1,6 +1,7 @@
 /** SQL for channels, their recipient rows and default channels. */
 import { sql } from "kysely";
 import type { Tx } from "./db.js";
+import { prepared } from "./prepared.js";
 import type { ChannelRow, ChannelUpdate, NewChannel } from "./types.js";
 
 /** Zulip's Recipient types. */
@@ -34,13 +35,14 @@ export async function getChannelById(tx: Tx, realmId: number, id: number): Promi
 }
 
 /** Channel names are unique case-insensitively within a realm. */
+// Sends and channel narrows name their channel on every request: built once (prepared.ts).
+const channelNamed = prepared<{ realmId: number; lowerName: string }, ChannelRow>((db, arg) =>
+  db.selectFrom("channels").selectAll().where("realm_id", "=", arg("realmId")).where(sql<string>`lower(name)`, "=", arg("lowerName")),
+);
+
 export async function getChannelByName(tx: Tx, realmId: number, name: string): Promise<ChannelRow | undefined> {
-  return tx.db
-    .selectFrom("channels")
-    .selectAll()
-    .where("realm_id", "=", realmId)
-    .where(sql<string>`lower(name)`, "=", name.toLowerCase())
-    .executeTakeFirst();
+  const [row] = await channelNamed(tx, { realmId, lowerName: name.toLowerCase() });
+  return row;
 }
 
 export async function getChannelsByIds(tx: Tx, realmId: number, ids: readonly number[]): Promise<ChannelRow[]> {

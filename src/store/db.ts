@@ -7,6 +7,9 @@ import { Kysely, PostgresDialect, SqliteDialect, type KyselyConfig, type Transac
 import pg from "pg";
 import { resolve } from "node:path";
 import type { DB } from "./schema.js";
+import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from "./checkpointer.js";
+import { LongListPlugin } from "./long-lists.js";
+import { WideIntegerPlugin } from "./pg-wide-integers.js";
 import { openSqlite, type SqliteConnection } from "./sqlite.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -18,6 +21,8 @@ export interface Store {
   url: string;
   /** SQLite only: the connection itself, for its online backup API (backup.ts). */
   sqlite?: SqliteConnection;
+  /** SQLite with background checkpoints only: the worker copying the WAL into the file (checkpointer.ts). */
+  checkpointer?: Checkpointer;
   close(): Promise<void>;
 }
 
@@ -34,15 +39,30 @@ const NUMERIC_OID = 1700;
 export interface StoreOptions {
   /** Kysely's query log: the benchmark records the SQL a request runs to replay it as a baseline. */
   log?: KyselyConfig["log"];
+  /** SQLite files: WAL checkpoints on a worker thread rather than inside commits (the server's choice: checkpointer.ts). */
+  backgroundCheckpoints?: boolean;
 }
 
 /** Opens the store named by a DATABASE_URL (`sqlite:path`, `sqlite::memory:`, `postgres://…`). */
 export function openStore(url: string, options: StoreOptions = {}): Store {
   if (url.startsWith("sqlite:")) {
     const path = url.slice("sqlite:".length);
-    const conn = openSqlite(path === ":memory:" ? path : resolve(path));
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }), log: options.log });
-    return { db, dialect: "sqlite", url, sqlite: conn, close: () => db.destroy() };
+    const file = path === ":memory:" ? null : resolve(path);
+    const conn = openSqlite(file ?? path);
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }), log: options.log, plugins: [new LongListPlugin("sqlite")] });
+    const checkpointer = file && options.backgroundCheckpoints ? new Checkpointer(file) : undefined;
+    if (checkpointer) conn.raw.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    return {
+      db,
+      dialect: "sqlite",
+      url,
+      sqlite: conn,
+      checkpointer,
+      async close() {
+        await checkpointer?.close();
+        await db.destroy();
+      },
+    };
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     const pool = new pg.Pool({
@@ -59,7 +79,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     // An idle connection the server drops (restart, failover, a forced DROP DATABASE) surfaces as a
     // pool 'error' event; unhandled, it would crash the process. The pool replaces the client.
     pool.on("error", (err) => console.error("postgres pool: idle client error", err.message));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: options.log });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: options.log, plugins: [new LongListPlugin("postgres"), new WideIntegerPlugin()] });
     return { db, dialect: "postgres", url, close: () => db.destroy() };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got ${url}`);
@@ -74,6 +94,7 @@ export async function transaction<T>(store: Store, fn: (tx: Tx) => Promise<T>): 
   const result = await store.db.transaction().execute((trx) =>
     fn({ db: trx, dialect: store.dialect, onCommit: (cb) => callbacks.push(cb) }),
   );
+  store.checkpointer?.wake();
   // The data is committed: a failing callback (a bus listener) must neither turn the response
   // into an error nor stop the remaining callbacks.
   for (const cb of callbacks) {

@@ -7,6 +7,8 @@ import { channelsMessages } from "./migrations/0002_channels_messages.js";
 import { orgData } from "./migrations/0003_org_data.js";
 import { mentionLookup } from "./migrations/0004_mention_lookup.js";
 import { sessionsThumbnails } from "./migrations/0005_sessions_thumbnails.js";
+import { rowVersions } from "./migrations/0006_row_versions.js";
+import { deployment } from "./migrations/0007_deployment.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -14,6 +16,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "0003_org_data": orgData,
   "0004_mention_lookup": mentionLookup,
   "0005_sessions_thumbnails": sessionsThumbnails,
+  "0006_row_versions": rowVersions,
+  "0007_deployment": deployment,
 };
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */

@@ -1,16 +1,24 @@
 /** SQL for custom profile field values and small per-user aggregates. */
 import type { Tx } from "./db.js";
+import { prepared } from "./prepared.js";
+
+// Both run on every GET /users/me and register: built once (prepared.ts).
+const profileValuesOf = prepared<{ userId: number }, { field_id: number; value: string; rendered_value: string | null }>((db, arg) =>
+  db.selectFrom("custom_profile_field_values").select(["field_id", "value", "rendered_value"]).where("user_id", "=", arg("userId")),
+);
+const maxMessageIdOf = prepared<{ userId: number }, { max_id: number | null }>((db, arg) =>
+  db
+    .selectFrom("user_messages")
+    .select((eb) => eb.fn.max("message_id").as("max_id"))
+    .where("user_id", "=", arg("userId")),
+);
 
 /** `{field_id: {value, rendered_value?}}` for one user (spec section 2, profile_data). */
 export async function getProfileData(
   tx: Tx,
   userId: number,
 ): Promise<Record<string, { value: string; rendered_value?: string }>> {
-  const rows = await tx.db
-    .selectFrom("custom_profile_field_values")
-    .select(["field_id", "value", "rendered_value"])
-    .where("user_id", "=", userId)
-    .execute();
+  const rows = await profileValuesOf(tx, { userId });
   const out: Record<string, { value: string; rendered_value?: string }> = {};
   for (const r of rows) {
     out[String(r.field_id)] = r.rendered_value === null ? { value: r.value } : { value: r.value, rendered_value: r.rendered_value };
@@ -20,10 +28,6 @@ export async function getProfileData(
 
 /** Highest message id the user has received, or -1 (Zulip's max_message_id). */
 export async function getMaxMessageId(tx: Tx, userId: number): Promise<number> {
-  const row = await tx.db
-    .selectFrom("user_messages")
-    .select((eb) => eb.fn.max("message_id").as("max_id"))
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  const [row] = await maxMessageIdOf(tx, { userId });
   return row?.max_id == null ? -1 : Number(row.max_id);
 }

@@ -1,6 +1,8 @@
 /** Lookups the Markdown renderer needs for one message: only the rows its source refers to. */
-import { sql } from "kysely";
+import { sql, type Selectable } from "kysely";
 import type { Tx } from "./db.js";
+import { prepared } from "./prepared.js";
+import type { DB } from "./schema.js";
 
 export async function getUsersForMentions(tx: Tx, realmId: number, names: readonly string[], ids: readonly number[]) {
   if (names.length === 0 && ids.length === 0) return [];
@@ -57,6 +59,11 @@ export async function getRealmEmojiByNames(tx: Tx, realmId: number, names: reado
     .execute();
 }
 
+// Every send and every message fetch reads them (topic links): built once (prepared.ts).
+const linkifiersOf = prepared<{ realmId: number }, Selectable<DB["linkifiers"]>>((db, arg) =>
+  db.selectFrom("linkifiers").selectAll().where("realm_id", "=", arg("realmId")).orderBy("order").orderBy("id"),
+);
+
 export async function getLinkifiers(tx: Tx, realmId: number) {
-  return tx.db.selectFrom("linkifiers").selectAll().where("realm_id", "=", realmId).orderBy("order").orderBy("id").execute();
+  return linkifiersOf(tx, { realmId });
 }

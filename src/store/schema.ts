@@ -325,6 +325,9 @@ export interface DB {
     public_key: string | null;
     date_created: number;
   };
+  /** Bumped by triggers on every change of a users or realms row (migration 0006, auth-rows.ts). */
+  row_versions: { table_name: string; row_id: number; version: number };
+  deployment: { id: string };
 }
 
 /**

@@ -4,6 +4,9 @@
  * - booleans: SQLite has no boolean type and better-sqlite3 refuses to bind JS booleans, so bound
  *   booleans become 1/0 and result columns listed in BOOLEAN_COLUMNS come back as booleans;
  * - prepared statements are cached by SQL text, so a hot query is parsed once per process.
+ * Rows are read as arrays and turned into objects by a function generated once per statement (an
+ * object literal with the statement's columns): half the instructions of letting better-sqlite3
+ * build each object key by key and then rewriting its boolean fields (docs/PERFORMANCE.md).
  */
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
@@ -17,39 +20,62 @@ function bindable(params: ReadonlyArray<unknown>): unknown[] {
   return params.map((p) => (p === true ? 1 : p === false ? 0 : p));
 }
 
+/** SQLite's 1/0 as a boolean; NULL (a nullable column, an outer join) stays null. */
+const toBoolean = (v: unknown): unknown => (typeof v === "number" ? v !== 0 : v);
+
+type RowBuilder = (values: unknown[]) => Record<string, unknown>;
+
+/**
+ * `(values) => ({"id": values[0], "is_active": toBoolean(values[1]), …})` for a statement's result
+ * columns. As when better-sqlite3 builds the object, a name that appears twice takes the later
+ * column's value. Names are written as JSON string literals, so any name is safe to embed.
+ */
+function rowBuilder(columns: readonly string[]): RowBuilder {
+  const fields = columns.map((name, i) => `${JSON.stringify(name)}: ${BOOLEAN_COLUMNS.has(name) ? `toBoolean(v[${i}])` : `v[${i}]`}`);
+  return new Function("toBoolean", `return (v) => ({ ${fields.join(", ")} });`)(toBoolean) as RowBuilder;
+}
+
 class CachedStatement implements SqliteStatement {
-  /** Result columns holding booleans, worked out once per statement rather than per row. */
-  private readonly booleanColumns: string[];
+  /** Readers only: builds each row object from the array better-sqlite3 returns in raw mode. */
+  private readonly build: RowBuilder | null;
 
-  constructor(private readonly stmt: Database.Statement) {
-    this.booleanColumns = stmt.reader ? stmt.columns().map((c) => c.name).filter((name) => BOOLEAN_COLUMNS.has(name)) : [];
-  }
-
-  private withBooleans = (row: unknown): unknown => {
-    const r = row as Record<string, unknown>;
-    for (const key of this.booleanColumns) {
-      if (typeof r[key] === "number") r[key] = r[key] !== 0;
+  constructor(
+    private readonly stmt: Database.Statement,
+    builders: Map<string, RowBuilder>,
+  ) {
+    const columns = stmt.reader ? stmt.columns().map((c) => c.name) : [];
+    // A "__proto__" key in an object literal would set the prototype instead of a field.
+    if (stmt.reader && !columns.includes("__proto__")) {
+      // Shared by every statement with these columns (the same query with IN lists of different
+      // lengths), so they compile once and their rows share one object shape.
+      const key = columns.join("\u0000");
+      this.build = builders.get(key) ?? rowBuilder(columns);
+      builders.set(key, this.build);
+      stmt.raw(true);
+    } else {
+      this.build = null;
     }
-    return r;
-  };
+  }
 
   get reader(): boolean {
     return this.stmt.reader;
   }
   all(parameters: ReadonlyArray<unknown>): unknown[] {
     const rows = this.stmt.all(bindable(parameters));
-    return this.booleanColumns.length ? rows.map(this.withBooleans) : rows;
+    return this.build ? (rows as unknown[][]).map(this.build) : rows;
   }
   run(parameters: ReadonlyArray<unknown>) {
     return this.stmt.run(bindable(parameters));
   }
   *iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
-    for (const row of this.stmt.iterate(bindable(parameters))) yield this.withBooleans(row);
+    for (const row of this.stmt.iterate(bindable(parameters))) yield this.build ? this.build(row as unknown[]) : row;
   }
 }
 
 export class SqliteConnection implements SqliteDatabase {
   private readonly cache = new Map<string, CachedStatement>();
+  /** Row builders by column list; as many as the store has distinct result shapes. */
+  private readonly builders = new Map<string, RowBuilder>();
 
   constructor(readonly raw: Database.Database) {}
 
@@ -59,7 +85,7 @@ export class SqliteConnection implements SqliteDatabase {
       // Refresh recency: Map iteration order is insertion order, so the first key is the oldest.
       this.cache.delete(sql);
     } else {
-      stmt = new CachedStatement(this.raw.prepare(sql));
+      stmt = new CachedStatement(this.raw.prepare(sql), this.builders);
       if (this.cache.size >= STATEMENT_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
     }
     this.cache.set(sql, stmt);
@@ -68,6 +94,7 @@ export class SqliteConnection implements SqliteDatabase {
 
   close(): void {
     this.cache.clear();
+    this.builders.clear();
     this.raw.close();
   }
 }

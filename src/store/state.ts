@@ -88,11 +88,15 @@ export async function getNamedGroups(tx: Tx, realmId: number) {
 export async function getAllMemberships(tx: Tx, realmId: number) {
   const [members, subgroups] = await Promise.all([
     // Deactivated users keep their rows but are no group's members while deactivated (FL 303).
+    // CROSS JOIN fixes SQLite's join order to groups → members → users (PostgreSQL plans it
+    // freely): SQLite otherwise scanned every user first, a quarter slower at 5,000 users.
     tx.db
-      .selectFrom("user_group_members")
-      .innerJoin("user_groups", "user_groups.id", "user_group_members.group_id")
-      .innerJoin("users", "users.id", "user_group_members.user_id")
+      .selectFrom("user_groups")
+      .crossJoin("user_group_members")
+      .crossJoin("users")
       .select(["user_group_members.group_id", "user_group_members.user_id"])
+      .whereRef("user_group_members.group_id", "=", "user_groups.id")
+      .whereRef("users.id", "=", "user_group_members.user_id")
       .where("user_groups.realm_id", "=", realmId)
       .where("users.is_active", "=", true)
       .execute(),

@@ -1,5 +1,6 @@
 /** SQL for subscriptions: who receives a recipient's (channel's, DM group's) messages. */
 import type { Tx } from "./db.js";
+import { prepared } from "./prepared.js";
 import type { SubscriptionRow } from "./types.js";
 
 /** Subscribes users (re-activating old subscriptions); returns the ids newly subscribed. */
@@ -72,13 +73,14 @@ export async function getSubscriberIds(tx: Tx, recipientId: number): Promise<num
   return rows.map((r) => r.user_id);
 }
 
+// Sends and channel narrows check it on every request: built once (prepared.ts).
+const subscriptionOf = prepared<{ userId: number; recipientId: number }, SubscriptionRow>((db, arg) =>
+  db.selectFrom("subscriptions").selectAll().where("user_id", "=", arg("userId")).where("recipient_id", "=", arg("recipientId")),
+);
+
 export async function getSubscription(tx: Tx, userId: number, recipientId: number): Promise<SubscriptionRow | undefined> {
-  return tx.db
-    .selectFrom("subscriptions")
-    .selectAll()
-    .where("user_id", "=", userId)
-    .where("recipient_id", "=", recipientId)
-    .executeTakeFirst();
+  const [row] = await subscriptionOf(tx, { userId, recipientId });
+  return row;
 }
 
 export async function isSubscribed(tx: Tx, userId: number, recipientId: number): Promise<boolean> {

@@ -1,6 +1,7 @@
 /** SQL for per-user message rows (Zulip's UserMessage) beyond sending: flag changes, moves, read state. */
 import { sql } from "kysely";
 import { FLAG_BITS } from "../lib/flags.js";
+import { inBatches } from "./batches.js";
 import type { Tx } from "./db.js";
 
 export interface UserMessageRow {
@@ -9,14 +10,6 @@ export interface UserMessageRow {
   flags: number;
 }
 
-/** Rows per statement, well under SQLite's bound-parameter limit. */
-const CHUNK = 2000;
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
 
 const normalise = (r: { user_id: number; message_id: number | string; flags: number }): UserMessageRow => ({
   user_id: r.user_id,
@@ -27,7 +20,7 @@ const normalise = (r: { user_id: number; message_id: number | string; flags: num
 /** Every user's row for these messages. */
 export async function getUserMessageRows(tx: Tx, messageIds: readonly number[]): Promise<UserMessageRow[]> {
   const out: UserMessageRow[] = [];
-  for (const ids of chunks(messageIds)) {
+  for (const ids of inBatches(messageIds)) {
     const rows = await tx.db.selectFrom("user_messages").select(["user_id", "message_id", "flags"]).where("message_id", "in", ids).execute();
     out.push(...rows.map(normalise));
   }
@@ -37,7 +30,7 @@ export async function getUserMessageRows(tx: Tx, messageIds: readonly number[]):
 /** Distinct users holding a row for any of these messages, optionally leaving out one role. */
 export async function getUserIdsWithRows(tx: Tx, messageIds: readonly number[], opts: { excludeRole?: number } = {}): Promise<number[]> {
   const out = new Set<number>();
-  for (const ids of chunks(messageIds)) {
+  for (const ids of inBatches(messageIds)) {
     let q = tx.db
       .selectFrom("user_messages")
       .innerJoin("users", "users.id", "user_messages.user_id")
@@ -53,7 +46,7 @@ export async function getUserIdsWithRows(tx: Tx, messageIds: readonly number[], 
 /** Sets or clears one flag bit on the user's rows for these messages. */
 export async function changeFlagBit(tx: Tx, userId: number, messageIds: readonly number[], bit: number, add: boolean): Promise<void> {
   const value = add ? sql<number>`flags | ${bit}` : sql<number>`flags & ${~bit}`;
-  for (const ids of chunks(messageIds)) {
+  for (const ids of inBatches(messageIds)) {
     await tx.db.updateTable("user_messages").set({ flags: value }).where("user_id", "=", userId).where("message_id", "in", ids).execute();
   }
 }
@@ -67,7 +60,7 @@ export async function setUserMessageFlags(tx: Tx, rows: readonly UserMessageRow[
 
 /** Inserts rows, leaving any existing row for the same user and message untouched. */
 export async function insertUserMessagesIfMissing(tx: Tx, rows: readonly UserMessageRow[]): Promise<void> {
-  for (const part of chunks(rows)) {
+  for (const part of inBatches(rows)) {
     await tx.db
       .insertInto("user_messages")
       .values(part)
@@ -78,7 +71,7 @@ export async function insertUserMessagesIfMissing(tx: Tx, rows: readonly UserMes
 
 export async function deleteUserMessageRows(tx: Tx, userIds: readonly number[], messageIds: readonly number[]): Promise<void> {
   if (userIds.length === 0) return;
-  for (const ids of chunks(messageIds)) {
+  for (const ids of inBatches(messageIds)) {
     await tx.db.deleteFrom("user_messages").where("user_id", "in", [...userIds]).where("message_id", "in", ids).execute();
   }
 }

@@ -1,7 +1,8 @@
 /** SQL for user accounts (humans and bots). */
 import { sql } from "kysely";
+import { PRESENTED_USER_COLUMNS, type PresentableUser } from "../lib/present-user.js";
 import type { Tx } from "./db.js";
-import type { NewUser, RealmRow, UserRow, UserUpdate } from "./types.js";
+import type { NewUser, UserRow, UserUpdate } from "./types.js";
 
 export async function getUserById(tx: Tx, realmId: number, id: number): Promise<UserRow | undefined> {
   return tx.db.selectFrom("users").selectAll().where("id", "=", id).where("realm_id", "=", realmId).executeTakeFirst();
@@ -17,16 +18,8 @@ export async function getUserByDeliveryEmail(tx: Tx, realmId: number, email: str
     .executeTakeFirst();
 }
 
-/** The account owning an API key, with its realm, for authentication (any realm). */
-export async function getUserAndRealmByApiKey(
-  tx: Tx,
-  apiKey: string,
-): Promise<{ user: UserRow; realm: RealmRow } | undefined> {
-  const user = await tx.db.selectFrom("users").selectAll().where("api_key", "=", apiKey).executeTakeFirst();
-  if (!user) return undefined;
-  const realm = await tx.db.selectFrom("realms").selectAll().where("id", "=", user.realm_id).executeTakeFirstOrThrow();
-  return { user, realm };
-}
+/** Authentication's lookup lives with its row cache (auth-rows.ts); callers may keep importing it from here. */
+export { getUserAndRealmByApiKey } from "./auth-rows.js";
 
 export async function insertUser(tx: Tx, user: NewUser): Promise<number> {
   const row = await tx.db.insertInto("users").values(user).returning("id").executeTakeFirstOrThrow();
@@ -39,6 +32,19 @@ export async function updateUser(tx: Tx, id: number, changes: UserUpdate): Promi
 
 export async function listUsers(tx: Tx, realmId: number): Promise<UserRow[]> {
   return tx.db.selectFrom("users").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
+}
+
+/**
+ * Every account of the realm with just what its user object and email visibility need: register
+ * lists thousands, and reading whole rows (keys, password hashes) took a third longer (issue 8, S8).
+ */
+export async function listUsersToPresent(tx: Tx, realmId: number): Promise<Array<PresentableUser & Pick<UserRow, "settings">>> {
+  return tx.db
+    .selectFrom("users")
+    .select([...PRESENTED_USER_COLUMNS, "settings"])
+    .where("realm_id", "=", realmId)
+    .orderBy("id")
+    .execute();
 }
 
 export async function getUsersByIds(tx: Tx, realmId: number, ids: readonly number[]): Promise<UserRow[]> {
@@ -72,9 +78,26 @@ export async function listActiveUsers(tx: Tx, realmId: number): Promise<UserRow[
   return tx.db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_active", "=", true).orderBy("id").execute();
 }
 
-/** Id and stored settings of every active account (register's user_status section reads one setting of each). */
-export async function listActiveUserSettings(tx: Tx, realmId: number): Promise<Array<Pick<UserRow, "id" | "settings">>> {
-  return tx.db.selectFrom("users").select(["id", "settings"]).where("realm_id", "=", realmId).where("is_active", "=", true).orderBy("id").execute();
+/**
+ * Id and stored settings of the active accounts that may have something to show in register's
+ * user_status section: a status row, or a stored value of `setting` (settings hold only what a user
+ * changed, so everyone else has the default). The text match may let extra rows through, never
+ * miss one; the caller still reads the setting. At 5,000 users this skips nearly all of them.
+ */
+export async function listActiveUsersWithStatusOrSetting(tx: Tx, realmId: number, setting: string): Promise<Array<Pick<UserRow, "id" | "settings">>> {
+  return tx.db
+    .selectFrom("users")
+    .select(["id", "settings"])
+    .where("realm_id", "=", realmId)
+    .where("is_active", "=", true)
+    .where((eb) =>
+      eb.or([
+        eb("settings", "like", `%${JSON.stringify(setting)}%`),
+        eb.exists(eb.selectFrom("user_status").select("user_status.user_id").whereRef("user_status.user_id", "=", "users.id")),
+      ]),
+    )
+    .orderBy("id")
+    .execute();
 }
 
 /** The realm's active bots. */

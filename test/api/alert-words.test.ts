@@ -38,6 +38,15 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(eventsOf(t, "alert_words").at(-1)?.event.alert_words, ["rosemary"]);
     });
 
+    it("adds and removes tens of thousands of words in one request (found by fuzzing: more than a statement can bind)", async () => {
+      const many = Array.from({ length: 20_000 }, (_, i) => `w${i}`);
+      const added = await t.as("hamlet").post("/users/me/alert_words", { alert_words: many });
+      assert.equal(added.status, 200, JSON.stringify(added.body).slice(0, 300));
+      assert.equal(added.body.alert_words.length, 20_000);
+      const removed = await t.as("hamlet").delete("/users/me/alert_words", { alert_words: many.slice(1) });
+      assert.deepEqual(removed.body.alert_words, ["w0"]);
+    });
+
     it("refuses words over 100 characters and malformed lists", async () => {
       assert.equal((await t.as("hamlet").post("/users/me/alert_words", { alert_words: ["é".repeat(100)] })).status, 200);
       const long = await t.as("hamlet").post("/users/me/alert_words", { alert_words: ["fine", "x".repeat(101)] });

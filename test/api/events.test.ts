@@ -35,6 +35,13 @@ for (const kind of STORE_KINDS) {
       assert.equal(res.body.user_groups, undefined);
     });
 
+    it("register names the Jitsi server of the default video call provider, as a string (found by fuzzing)", async () => {
+      const res = await t.as("hamlet").post("/register", { fetch_event_types: ["realm"] });
+      assert.equal(res.body.realm_video_chat_provider, 1);
+      assert.equal(res.body.server_jitsi_server_url, "https://meet.jit.si");
+      assert.equal(res.body.jitsi_server_url, "https://meet.jit.si");
+    });
+
     it("delivers a message event to a parked poll, with local_message_id only for the sender's queue", async () => {
       const hamlet = await t.as("hamlet").post("/register", { event_types: ["message"], apply_markdown: true });
       const iago = await t.as("iago").post("/register", { event_types: ["message"], apply_markdown: false });

@@ -74,6 +74,13 @@ for (const kind of STORE_KINDS) {
         [{ type: "direct", to: [424242], content: "x" }, "Invalid user ID 424242"],
         [{ type: "direct", to: "ghost@zulip.test", content: "x" }, "Invalid email 'ghost@zulip.test'"],
         [{ type: "bogus", to: "Verona", content: "x" }, "Invalid type"],
+        // Ids past 2^53 (found by fuzzing: 32 nines read 1e+31, a 500 on PostgreSQL); past
+        // PostgreSQL's INTEGER range they are merely unknown.
+        [{ type: "direct", to: "9".repeat(32), content: "x" }, "Invalid data type for recipients"],
+        [{ type: "direct", to: `[${"9".repeat(32)}]`, content: "x" }, "Invalid data type for recipients"],
+        [{ type: "stream", to: "9".repeat(32), topic: "t", content: "x" }, "Invalid channel ID"],
+        [{ type: "direct", to: [2 ** 31], content: "x" }, `Invalid user ID ${2 ** 31}`],
+        [{ type: "stream", to: 2 ** 31, topic: "t", content: "x" }, `Channel with ID '${2 ** 31}' does not exist`],
       ];
       for (const [params, msg] of cases) {
         const res = await t.as("hamlet").post("/messages", params);

@@ -75,6 +75,17 @@ for (const kind of STORE_KINDS) {
       assert.equal((await t.as("hamlet").post("/users/me/android_gcm_reg_id", { token: "" })).body.msg, "Empty or invalid length token");
     });
 
+    it("bounds a token's UTF-8 bytes to what the (user, kind, token) index holds (found by fuzzing: a 500 on PostgreSQL)", async () => {
+      const fits = "x".repeat(2048);
+      assert.equal((await t.as("hamlet").post("/users/me/android_gcm_reg_id", { token: fits })).status, 200);
+      for (const token of ["x".repeat(2049), "😀".repeat(1000)]) {
+        const res = await t.as("hamlet").post("/users/me/android_gcm_reg_id", { token });
+        assert.equal(res.status, 400);
+        assert.equal(res.body.msg, "Empty or invalid length token");
+      }
+      assert.equal((await devices("hamlet", "fcm")).length, 1);
+    });
+
     it("registers an E2EE device with its public key, and refuses a bad key or token kind", async () => {
       const key = deviceKeyPair();
       const res = await t.as("hamlet").post("/mobile_push/register", registration(key.publicKey, 2408));

@@ -87,6 +87,9 @@ for (const kind of STORE_KINDS) {
         [{ emoji_name: "hamburger", emoji_code: "TBD", reaction_type: "unicode_emoji" }, "Invalid emoji code.", "BAD_REQUEST"],
         [{ emoji_name: "non-existent", emoji_code: "1f44d", reaction_type: "unicode_emoji" }, "Invalid emoji name.", "BAD_REQUEST"],
         [{ emoji_name: "green_tick", emoji_code: "9999", reaction_type: "realm_emoji" }, "Invalid custom emoji.", "BAD_REQUEST"],
+        // Ids past PostgreSQL's INTEGER and past 2^53 (found by fuzzing: a 500 on PostgreSQL).
+        [{ emoji_name: "green_tick", emoji_code: String(2 ** 31), reaction_type: "realm_emoji" }, "Invalid custom emoji.", "BAD_REQUEST"],
+        [{ emoji_name: "green_tick", emoji_code: "9".repeat(32), reaction_type: "realm_emoji" }, "Invalid custom emoji.", "BAD_REQUEST"],
         [{ emoji_name: "bogus", emoji_code: String(greenTick), reaction_type: "realm_emoji" }, "Invalid custom emoji name.", "BAD_REQUEST"],
         [{ emoji_name: "retired", emoji_code: String(retired), reaction_type: "realm_emoji" }, "This custom emoji has been deactivated.", "BAD_REQUEST"],
         [{ emoji_name: "extra", emoji_code: "extra", reaction_type: "service_extra_emoji" }, "Invalid emoji code.", "BAD_REQUEST"],

@@ -68,6 +68,14 @@ for (const kind of STORE_KINDS) {
       assertError(await t.as("othello").get("/users/nobody@zulip.test"), "No such user");
     });
 
+    it("refuses ids past PostgreSQL's integer range and past 2^53 like any unknown id (found by fuzzing: a 500 on PostgreSQL)", async () => {
+      for (const id of ["2147483648", "9007199254740993", "9".repeat(300)]) {
+        assertError(await t.as("othello").get(`/users/${id}`), "No such user");
+        assert.equal((await t.as("othello").get(`/users/${id}/presence`)).body.msg, "No such user");
+        assert.equal((await t.as("iago").delete(`/users/${id.slice(0, 15)}`)).body.msg, "No such user");
+      }
+    });
+
     it("lets every kind of caller read users", async () => {
       await checkPermissions(CALLERS, (caller) => t.as(caller).get(`/users/${t.users.iago.id}`));
       await checkPermissions(CALLERS, (caller) => t.as(caller).get("/users/iago@zulip.test"));

@@ -1,6 +1,7 @@
 /**
  * The Redis event bus (REDIS_URL set): flush() returns only once every event published before it
- * has reached this process's queues, which graceful shutdown relies on before saving the queues.
+ * has reached this process's queues, which graceful shutdown relies on before saving the queues;
+ * deployments sharing one Redis never see each other's events.
  * Skips visibly without REDIS_URL (CI sets it).
  */
 import assert from "node:assert/strict";
@@ -15,8 +16,11 @@ const baseOpts = { realmId: 1, eventTypes: null, applyMarkdown: true, clientGrav
 describe("RedisEventBus", { skip: redis ? false : "needs REDIS_URL" }, () => {
   const registry = new QueueRegistry();
   const errors: unknown[] = [];
-  const bus = new RedisEventBus(redis as string, registry, (err) => errors.push(err));
-  after(() => bus.close());
+  const bus = new RedisEventBus(redis as string, "deployment-a", registry, (err) => errors.push(err));
+  // Another deployment on the same Redis, with a user of the same id as one of ours.
+  const otherRegistry = new QueueRegistry();
+  const other = new RedisEventBus(redis as string, "deployment-b", otherRegistry, (err) => errors.push(err));
+  after(() => Promise.all([bus.close(), other.close()]));
 
   it("has every event published before flush() in the queues when flush() resolves", async () => {
     // User ids on many shards, so the events travel on different channels than the flush token.
@@ -27,5 +31,16 @@ describe("RedisEventBus", { skip: redis ? false : "needs REDIS_URL" }, () => {
     await bus.flush();
     for (const queue of queues) assert.deepEqual(queue.pending().map((e) => e.n), Array.from({ length: 50 }, (_, i) => i));
     assert.deepEqual(errors, []);
+  });
+
+  it("keeps deployments that share a Redis apart", async () => {
+    const ours = registry.create({ ...baseOpts, userId: 42 });
+    const theirs = otherRegistry.create({ ...baseOpts, userId: 42 });
+    await Promise.all([bus.whenSubscribed(), other.whenSubscribed()]);
+    other.publish({ type: "theirs" }, [42]);
+    bus.publish({ type: "ours" }, [42]);
+    await Promise.all([bus.flush(), other.flush()]);
+    assert.deepEqual(ours.pending().map((e) => e.type), ["ours"]);
+    assert.deepEqual(theirs.pending().map((e) => e.type), ["theirs"]);
   });
 });

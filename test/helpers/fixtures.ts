@@ -30,7 +30,8 @@ export interface TestUser {
 
 export type UserName = "desdemona" | "iago" | "shiva" | "hamlet" | "othello" | "cordelia" | "polonius" | "bot";
 
-const USERS: Array<{ name: Exclude<UserName, "desdemona">; fullName: string; role: number; bot?: boolean }> = [
+/** The cast besides the owner, desdemona (the fuzz suite builds its realms from it too). */
+export const USERS: Array<{ name: Exclude<UserName, "desdemona">; fullName: string; role: number; bot?: boolean }> = [
   { name: "iago", fullName: "Iago", role: 200 },
   { name: "shiva", fullName: "Shiva", role: 300 },
   { name: "hamlet", fullName: "King Hamlet", role: 400 },

@@ -122,10 +122,10 @@ function withoutNewerFields(node: unknown, alsoNewer: ReadonlySet<string> = new 
   );
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 /** OpenAPI 3.0 → JSON Schema for Ajv: refs into one document, `nullable` as a null alternative. */
-function toJsonSchema(node: unknown): unknown {
+export function toJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(toJsonSchema);
   if (!node || typeof node !== "object") return node;
   const out: Json = {};

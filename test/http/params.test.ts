@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { endpoint, type HttpMethod } from "../../src/http/endpoint.js";
-import { p } from "../../src/http/params.js";
+import { p, type ParamTable } from "../../src/http/params.js";
 import * as v from "../../src/lib/validate.js";
 import type { ApiResponse } from "../helpers/fixtures.js";
 import { buildEndpointApp, send, type EchoApp, type Method, type SendOptions } from "../helpers/http.js";
@@ -31,15 +31,20 @@ const echo = (method: HttpMethod) =>
     },
   });
 
-const withPath = endpoint({
-  method: "GET",
-  path: "/things/:thing_id",
-  auth: "none",
-  params: { thing_id: p.int().path() },
-  async handler(_ctx, params) {
-    return { params };
-  },
-});
+/** Echoes the parameters of a GET route with path parameters. */
+const echoPath = <P extends ParamTable>(path: string, params: P) =>
+  endpoint({
+    method: "GET",
+    path,
+    auth: "none",
+    params,
+    async handler(_ctx, parsed) {
+      return { params: parsed };
+    },
+  });
+
+const withPath = echoPath("/things/:thing_id", { thing_id: p.int().path() });
+const withNamePath = echoPath("/names/:name", { name: p.str().path() });
 
 function assertError(res: ApiResponse, code: string, msg: string) {
   assert.equal(res.status, 400, JSON.stringify(res.body));
@@ -56,7 +61,7 @@ describe("request parameters", () => {
   };
 
   before(async () => {
-    h = await buildEndpointApp([echo("GET"), echo("POST"), echo("PATCH"), echo("DELETE"), withPath]);
+    h = await buildEndpointApp([echo("GET"), echo("POST"), echo("PATCH"), echo("DELETE"), withPath, withNamePath]);
   });
   after(() => h.close());
 
@@ -136,6 +141,19 @@ describe("request parameters", () => {
     assert.deepEqual(bad.body, { result: "error", msg: "Not Found", code: "BAD_REQUEST" });
   });
 
+  it("refuses NUL bytes and unpaired surrogates in any parameter, even escaped inside JSON, and a path holding one names nothing (found by fuzzing)", async () => {
+    assertError(await call("POST", { form: { op: "add", name: "a\u0000b" } }), "REQUEST_VARIABLE_INVALID", "name must not contain null bytes");
+    assertError(await call("POST", { form: "op=add&topic=%00" }), "REQUEST_VARIABLE_INVALID", "topic must not contain null bytes");
+    assertError(await call("POST", { form: { op: "add", obj: { a: 1, b: "\u0000" } } }), "REQUEST_VARIABLE_INVALID", "obj must not contain null bytes");
+    assertError(await call("POST", { json: { op: "add", name: "\u0000" } }), "REQUEST_VARIABLE_INVALID", "name must not contain null bytes");
+    // Unpaired surrogates too: both stores would keep U+FFFD instead (found by fuzzing).
+    assertError(await call("POST", { json: { op: "add", name: "a\ud800" } }), "REQUEST_VARIABLE_INVALID", "name must not contain unpaired surrogates");
+    assertError(await call("POST", { form: { op: "add", obj: { a: 1, b: "\udfff" } } }), "REQUEST_VARIABLE_INVALID", "obj must not contain unpaired surrogates");
+    assert.deepEqual((await call("POST", { json: { op: "add", name: "😀" } })).body.params.name, "😀");
+    assert.equal((await send(h.app, "GET", "/names/a%00b")).status, 404);
+    assert.deepEqual((await send(h.app, "GET", "/names/ab")).body.params, { name: "ab" });
+  });
+
   it("reports a missing required parameter", async () => {
     assertError(await call("POST", { form: { to: [1] } }), "REQUEST_VARIABLE_MISSING", "Missing 'op' argument");
     assertError(await call("GET", {}), "REQUEST_VARIABLE_MISSING", "Missing 'op' argument");
@@ -159,5 +177,11 @@ describe("request parameters", () => {
     assertError(await call("POST", { form: "op=add&to=%5B1%2C" }), "INVALID_JSON", 'Argument "to" is not valid JSON.');
     assertError(await call("POST", { form: { op: "add", flag: "yes" } }), "INVALID_JSON", 'Argument "flag" is not valid JSON.');
     assertError(await call("POST", { raw: { contentType: "application/json", body: "{not json" } }), "INVALID_JSON", "Malformed JSON");
+  });
+
+  it("refuses a JSON body nested too deep to re-encode as a form value, instead of failing with a 500 (found by fuzzing)", async () => {
+    const depth = 100_000;
+    const body = `{"op":"add","to":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+    assertError(await call("POST", { raw: { contentType: "application/json", body } }), "INVALID_JSON", "Malformed JSON");
   });
 });

@@ -140,6 +140,15 @@ describe("links, uploads and previews", () => {
   test("quoted links are not previewed", () => {
     assert.doesNotMatch(render("> https://example.com/a.png").html, /message_inline_image/);
   });
+
+  test("looking for links takes linear time: a 200 000-character word renders at once (found by fuzzing)", () => {
+    // The candidate-word search used to retry from every position of a dotless word: about a
+    // minute for this one.
+    const started = performance.now();
+    const r = render("a".repeat(200_000) + " see example.com");
+    assert.ok(performance.now() - started < 2_000, `took ${Math.round(performance.now() - started)} ms`);
+    assert.match(r.html, /<a href="http:\/\/example.com">example.com<\/a><\/p>$/);
+  });
 });
 
 describe("blocks", () => {

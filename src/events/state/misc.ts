@@ -12,7 +12,7 @@ import {
   getUserTopics,
 } from "../../store/state.js";
 import type { RealmRow, UserRow } from "../../store/types.js";
-import { listActiveUserSettings } from "../../store/users.js";
+import { listActiveUsersWithStatusOrSetting } from "../../store/users.js";
 import { presentStatus } from "../../actions/user-status.js";
 import { listProfileFieldsForApi } from "../../actions/profile-fields.js";
 
@@ -93,7 +93,7 @@ export async function userTopicsState(tx: Tx, user: UserRow, opts: { allowEmptyT
 
 /** Every active user's status, `away` included (the inverse of presence_enabled), as GET /users/{id}/status presents it. */
 export async function userStatusState(tx: Tx, realm: RealmRow) {
-  const [rows, users] = await Promise.all([getRealmUserStatuses(tx, realm.id), listActiveUserSettings(tx, realm.id)]);
+  const [rows, users] = await Promise.all([getRealmUserStatuses(tx, realm.id), listActiveUsersWithStatusOrSetting(tx, realm.id, "presence_enabled")]);
   const byUser = new Map(rows.map((r) => [r.user_id, r]));
   const out: Record<string, Record<string, unknown>> = {};
   for (const user of users) {

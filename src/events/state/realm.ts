@@ -19,6 +19,9 @@ function groupSettingColumns(realm: RealmRow): Array<[string, number | null]> {
     .map(([k, v]) => [k.slice(0, -3), v as number | null]);
 }
 
+/** Zulip's default Jitsi Meet server (its JITSI_SERVER_URL setting). */
+export const JITSI_SERVER_URL = "https://meet.jit.si";
+
 /** Register constants of zulip-facts section c. */
 export const SERVER_LIMITS = {
   max_stream_name_length: MAX_CHANNEL_NAME_LENGTH,
@@ -106,8 +109,11 @@ export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promis
     password_min_length: 6,
     password_min_guesses: 10000,
     giphy_api_key: "",
-    jitsi_server_url: null,
-    server_jitsi_server_url: null,
+    // Jitsi Meet is the default video call provider (realm_video_chat_provider 1), and Zulip's
+    // default server (JITSI_SERVER_URL); the deprecated jitsi_server_url is a string, never null
+    // (found by fuzzing against the OpenAPI schema).
+    jitsi_server_url: JITSI_SERVER_URL,
+    server_jitsi_server_url: JITSI_SERVER_URL,
     stop_words: [],
   };
   for (const [name, id] of groupColumns) state[`realm_${name}`] = id === null ? null : (values.get(id) ?? id);
