@@ -6,9 +6,18 @@ export async function getAlertWordRows(tx: Tx, userId: number): Promise<Array<{ 
   return tx.db.selectFrom("alert_words").select(["id", "word"]).where("user_id", "=", userId).orderBy("id").execute();
 }
 
+/**
+ * Words the user already has, as the unique index on lower(word) sees it, are skipped: the
+ * database's lower() and JavaScript's toLowerCase disagree on some letters ("İ"; a 500 on
+ * PostgreSQL, found by fuzzing).
+ */
 export async function insertAlertWords(tx: Tx, userId: number, words: readonly string[]): Promise<void> {
   for (const batch of inBatches(words)) {
-    await tx.db.insertInto("alert_words").values(batch.map((word) => ({ user_id: userId, word }))).execute();
+    await tx.db
+      .insertInto("alert_words")
+      .values(batch.map((word) => ({ user_id: userId, word })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
 }
 

@@ -11,13 +11,16 @@ export async function listChannelFolders(tx: Tx, realmId: number, opts: { includ
   return q.orderBy("order").orderBy("id").execute();
 }
 
-/** Folder names are unique per realm, compared case-insensitively. */
+/**
+ * Folder names are unique per realm, compared case-insensitively by the database's lower() on
+ * both sides, as the unique index compares them (JavaScript's toLowerCase differs: "İ").
+ */
 export async function getChannelFolderByName(tx: Tx, realmId: number, name: string): Promise<ChannelFolderRow | undefined> {
   return tx.db
     .selectFrom("channel_folders")
     .selectAll()
     .where("realm_id", "=", realmId)
-    .where(sql<string>`lower(name)`, "=", name.toLowerCase())
+    .where(sql<string>`lower(name)`, "=", sql<string>`lower(${name})`)
     .executeTakeFirst();
 }
 

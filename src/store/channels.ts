@@ -34,14 +34,18 @@ export async function getChannelById(tx: Tx, realmId: number, id: number): Promi
   return tx.db.selectFrom("channels").selectAll().where("id", "=", id).where("realm_id", "=", realmId).executeTakeFirst();
 }
 
-/** Channel names are unique case-insensitively within a realm. */
+/**
+ * Channel names are unique case-insensitively within a realm, compared by the database's lower()
+ * on both sides as the unique index compares them: JavaScript's toLowerCase differs ("İ"), and a
+ * name it missed here failed the insert (a 500, found by fuzzing).
+ */
 // Sends and channel narrows name their channel on every request: built once (prepared.ts).
-const channelNamed = prepared<{ realmId: number; lowerName: string }, ChannelRow>((db, arg) =>
-  db.selectFrom("channels").selectAll().where("realm_id", "=", arg("realmId")).where(sql<string>`lower(name)`, "=", arg("lowerName")),
+const channelNamed = prepared<{ realmId: number; name: string }, ChannelRow>((db, arg) =>
+  db.selectFrom("channels").selectAll().where("realm_id", "=", arg("realmId")).where(sql<string>`lower(name)`, "=", sql<string>`lower(${arg("name")})`),
 );
 
 export async function getChannelByName(tx: Tx, realmId: number, name: string): Promise<ChannelRow | undefined> {
-  const [row] = await channelNamed(tx, { realmId, lowerName: name.toLowerCase() });
+  const [row] = await channelNamed(tx, { realmId, name });
   return row;
 }
 

@@ -16,13 +16,13 @@ export async function getProfileField(tx: Tx, realmId: number, id: number): Prom
   return tx.db.selectFrom("custom_profile_fields").selectAll().where("realm_id", "=", realmId).where("id", "=", id).executeTakeFirst();
 }
 
-/** Field names are unique per realm, compared case-insensitively. */
+/** Field names are unique per realm, compared case-insensitively as the unique index does (lower() on both sides). */
 export async function getProfileFieldByName(tx: Tx, realmId: number, name: string): Promise<ProfileFieldRow | undefined> {
   return tx.db
     .selectFrom("custom_profile_fields")
     .selectAll()
     .where("realm_id", "=", realmId)
-    .where(sql<string>`lower(name)`, "=", name.toLowerCase())
+    .where(sql<string>`lower(name)`, "=", sql<string>`lower(${name})`)
     .executeTakeFirst();
 }
 

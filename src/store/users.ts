@@ -8,13 +8,13 @@ export async function getUserById(tx: Tx, realmId: number, id: number): Promise<
   return tx.db.selectFrom("users").selectAll().where("id", "=", id).where("realm_id", "=", realmId).executeTakeFirst();
 }
 
-/** Looks up by real (delivery) email, case-insensitively, within one realm. */
+/** Looks up by real (delivery) email, case-insensitively as the unique index compares (lower() on both sides), within one realm. */
 export async function getUserByDeliveryEmail(tx: Tx, realmId: number, email: string): Promise<UserRow | undefined> {
   return tx.db
     .selectFrom("users")
     .selectAll()
     .where("realm_id", "=", realmId)
-    .where(sql<string>`lower(delivery_email)`, "=", email.toLowerCase())
+    .where(sql<string>`lower(delivery_email)`, "=", sql<string>`lower(${email})`)
     .executeTakeFirst();
 }
 

@@ -47,6 +47,13 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(removed.body.alert_words, ["w0"]);
     });
 
+    it("skips words the database already holds under its own lower case (found by fuzzing: a 500 on PostgreSQL)", async () => {
+      await t.as("hamlet").post("/users/me/alert_words", { alert_words: ["İ"] });
+      const res = await t.as("hamlet").post("/users/me/alert_words", { alert_words: ["i", "İ"] });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.ok(res.body.alert_words.includes("İ"));
+    });
+
     it("refuses words over 100 characters and malformed lists", async () => {
       assert.equal((await t.as("hamlet").post("/users/me/alert_words", { alert_words: ["é".repeat(100)] })).status, 200);
       const long = await t.as("hamlet").post("/users/me/alert_words", { alert_words: ["fine", "x".repeat(101)] });

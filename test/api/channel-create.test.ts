@@ -83,6 +83,11 @@ for (const kind of STORE_KINDS) {
       assert.equal((await create("hamlet", { name: "Ünïcode ☃" })).status, 200);
     });
 
+    it("finds a taken name as the unique index does, even where JavaScript lower-cases differently (found by fuzzing: a 500)", async () => {
+      assert.equal((await create("hamlet", { name: "İstanbul" })).status, 200);
+      assertError(await create("hamlet", { name: "İstanbul" }), "Channel 'İstanbul' already exists", "CHANNEL_ALREADY_EXISTS", 409);
+    });
+
     it("bounds the description at 1024 characters", async () => {
       assert.equal((await create("hamlet", { name: "long-desc", description: "d".repeat(1024) })).status, 200);
       const res = await create("hamlet", { name: "too-long-desc", description: "d".repeat(1025) });

@@ -47,6 +47,9 @@ for (const kind of STORE_KINDS) {
       await create("Taken");
       assertError(await t.as("iago").post("/channel_folders/create", { name: "  ", description: "" }), "Channel folder name can't be empty.");
       assertError(await t.as("iago").post("/channel_folders/create", { name: "TAKEN", description: "" }), "Channel folder name already in use");
+      // Compared as the unique index compares, not by JavaScript's lower case (found by fuzzing: a 500).
+      await create("İzmir");
+      assertError(await t.as("iago").post("/channel_folders/create", { name: "İzmir", description: "" }), "Channel folder name already in use");
       assertError(await t.as("iago").post("/channel_folders/create", { name: "bad\u0007name", description: "" }), "Invalid character in channel folder name, at position 4.");
       assertError(
         await t.as("iago").post("/channel_folders/create", { name: "n".repeat(61), description: "" }),
