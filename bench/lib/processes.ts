@@ -113,12 +113,14 @@ export function memory(pid: number): Memory {
 /** Readings of an idle process's memory: steady after this many equal-ish samples a second apart. */
 const STEADY_SAMPLES = 3;
 const STEADY_TOLERANCE_MIB = 1;
+/** The memory reducer returns tens of megabytes at once; a dip smaller than this is not it. */
+const SHRUNK_FRACTION = 0.95;
 
 /**
  * The memory of a process left idle: V8 keeps the heap it grew during start-up until its memory
- * reducer runs (some seconds of idleness later), so RSS is sampled every second until it has come
- * down from the start-up peak and held steady, or `maxMs` have passed. Returns the last reading
- * and how long the process had been left idle.
+ * reducer runs (some seconds of idleness later: 20–35 s in Node 20), so RSS is sampled every
+ * second until it has come down by at least 5% from the start-up peak and held steady, or `maxMs`
+ * have passed. Returns the last reading and how long the process had been left idle.
  */
 export async function idleMemory(pid: number, maxMs: number): Promise<Memory & { idleMs: number }> {
   const start = Date.now();
@@ -130,6 +132,6 @@ export async function idleMemory(pid: number, maxMs: number): Promise<Memory & {
     recent.push(m.rss);
     const last = recent.slice(-STEADY_SAMPLES);
     const steady = last.length === STEADY_SAMPLES && Math.max(...last) - Math.min(...last) <= STEADY_TOLERANCE_MIB;
-    if ((steady && m.rss < peak) || Date.now() - start >= maxMs || Number.isNaN(m.rss)) return { ...m, idleMs: Date.now() - start };
+    if ((steady && m.rss < peak * SHRUNK_FRACTION) || Date.now() - start >= maxMs || Number.isNaN(m.rss)) return { ...m, idleMs: Date.now() - start };
   }
 }

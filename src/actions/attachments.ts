@@ -114,6 +114,9 @@ export async function claimAttachments(
  * (UTC seconds); their owners' clients get an `attachment` remove. Returns how many went.
  */
 export async function doDeleteUnclaimedAttachments(deps: AppDeps, cutoff: number, limit: number): Promise<number> {
+  // Usually there is nothing to delete: finding that out needs no write transaction, which on
+  // SQLite would start the checkpoint worker of an otherwise idle server (store/checkpointer.ts).
+  if ((await listUnclaimedAttachments(readTx(deps.store), cutoff, 1)).length === 0) return 0;
   const { count, files } = await transaction(deps.store, async (tx) => {
     const rows = await listUnclaimedAttachments(tx, cutoff, limit);
     const files = await storedFilesOf(tx, rows);

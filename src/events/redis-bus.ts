@@ -9,8 +9,8 @@
  * elsewhere gets BAD_EVENT_QUEUE_ID and the client re-registers there, which is always safe.
  */
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
-import { redisNamespace } from "../lib/redis-keys.js";
+import type { Redis } from "ioredis";
+import { newRedisClient, redisNamespace } from "../lib/redis-keys.js";
 import type { ChatEvent, EventBus } from "./bus.js";
 import type { QueueRegistry } from "./registry.js";
 
@@ -37,8 +37,8 @@ export class RedisEventBus implements EventBus {
   ) {
     this.channelPrefix = `${redisNamespace(deploymentId)}events:`;
     this.flushChannel = `${redisNamespace(deploymentId)}flush:${randomUUID()}`;
-    this.pub = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
-    this.sub = new Redis(url, { lazyConnect: false });
+    this.pub = newRedisClient(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+    this.sub = newRedisClient(url, { lazyConnect: false });
     this.pub.on("error", onError);
     this.sub.on("error", onError);
     this.sub.on("message", (channel: string, payload: string) => {

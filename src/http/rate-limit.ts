@@ -3,10 +3,10 @@
  * a request is allowed while every rule of its kind has budget left in its current window.
  * Counters live in memory for one process, or in Redis so that several processes share them.
  */
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Config } from "../config.js";
 import { rateLimited } from "../errors.js";
-import { redisNamespace } from "../lib/redis-keys.js";
+import { newRedisClient, redisNamespace } from "../lib/redis-keys.js";
 
 export interface Rule {
   windowSeconds: number;
@@ -108,7 +108,7 @@ export async function checkRate(counter: RateCounter, key: string, rules: Rule[]
 export function createRateCounter(config: Config, deploymentId: string): RateCounter | null {
   if (!config.rateLimiting) return null;
   return config.redisUrl
-    ? new RedisRateCounter(new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }), redisNamespace(deploymentId))
+    ? new RedisRateCounter(newRedisClient(config.redisUrl, { maxRetriesPerRequest: 2 }), redisNamespace(deploymentId))
     : new MemoryRateCounter();
 }
 

@@ -2,9 +2,13 @@
  * TeX math through KaTeX: inline `$$…$$` and ```math display blocks, as in Zulip. A formula
  * KaTeX rejects is shown as its source in `<span class="tex-error">`, never as partial markup.
  */
-import katex from "katex";
+import type katex from "katex";
 import type { StateInline } from "markdown-it";
+import { loadOnFirstUse } from "../lib/load-on-first-use.js";
 import { escapeHtml, pushHtml } from "./html.js";
+
+/** KaTeX is loaded by the first formula, not at start-up (most messages have none). */
+const loadKatex = loadOnFirstUse<typeof katex>("katex");
 
 const KATEX_OPTIONS = {
   throwOnError: true,
@@ -19,7 +23,7 @@ const KATEX_OPTIONS = {
 
 function renderTex(tex: string, displayMode: boolean): string | null {
   try {
-    return katex.renderToString(tex, { ...KATEX_OPTIONS, displayMode });
+    return loadKatex().renderToString(tex, { ...KATEX_OPTIONS, displayMode });
   } catch {
     return null;
   }

@@ -4,12 +4,13 @@
  * published only once their transaction has committed: architecture-anchors §6).
  */
 import { Kysely, PostgresDialect, SqliteDialect, type KyselyConfig, type Transaction } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import { resolve } from "node:path";
 import type { DB } from "./schema.js";
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from "./checkpointer.js";
 import { LongListPlugin } from "./long-lists.js";
 import { WideIntegerPlugin } from "./pg-wide-integers.js";
+import { loadOnFirstUse } from "../lib/load-on-first-use.js";
 import { openSqlite, type SqliteConnection } from "./sqlite.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -32,6 +33,9 @@ export interface Tx {
   dialect: Dialect;
   onCommit(fn: () => void): void;
 }
+
+/** The PostgreSQL driver, loaded only by a server that uses PostgreSQL. */
+const pgDriver = loadOnFirstUse<typeof pg>("pg");
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -65,7 +69,8 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     };
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-    const pool = new pg.Pool({
+    const { Pool, types } = pgDriver();
+    const pool = new Pool({
       connectionString: url,
       max: 10,
       // Counts and ids are BIGINT; they fit a JS number for any realistic deployment.
@@ -73,7 +78,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
         getTypeParser: (oid: number, format?: string) =>
           oid === INT8_OID || oid === NUMERIC_OID
             ? (v: string) => Number(v)
-            : pg.types.getTypeParser(oid, format as "text"),
+            : types.getTypeParser(oid, format as "text"),
       },
     });
     // An idle connection the server drops (restart, failover, a forced DROP DATABASE) surfaces as a

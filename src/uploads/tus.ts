@@ -15,8 +15,7 @@
  * a realm id), and are discarded a day after they were started. Locks are per process: with several
  * server processes, a resumed upload must reach the process that holds it (sticky routing).
  */
-import { FileStore } from "@tus/file-store";
-import { Server, type Upload } from "@tus/server";
+import type { Server, Upload } from "@tus/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { IncomingMessage } from "node:http";
 import { join } from "node:path";
@@ -51,12 +50,15 @@ export function registerTusRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (!sender) throw notFound;
     return sender;
   };
-  /** Built on first use, so building the app touches no directory until someone uploads this way. */
-  let tus: Server | null = null;
-  const tusServer = (): Server => {
-    if (tus) return tus;
+  /**
+   * Built on first use, so building the app touches no directory until someone uploads this way,
+   * and the tus packages are not loaded into a server that never sees a resumable upload (S9).
+   */
+  let tus: Promise<Server> | null = null;
+  const buildTusServer = async (): Promise<Server> => {
+    const [{ FileStore }, { Server }] = await Promise.all([import("@tus/file-store"), import("@tus/server")]);
     const datastore = new FileStore({ directory: join(config.uploadsDir, ".tus"), expirationPeriodInMilliseconds: EXPIRY_MS });
-    tus = new Server({
+    return new Server({
       path: TUS_PATH,
       datastore,
       relativeLocation: true,
@@ -89,8 +91,8 @@ export function registerTusRoutes(app: FastifyInstance, deps: AppDeps): void {
         return undefined;
       },
     });
-    return tus;
   };
+  const tusServer = () => (tus ??= buildTusServer());
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== "OPTIONS") {
@@ -98,7 +100,7 @@ export function registerTusRoutes(app: FastifyInstance, deps: AppDeps): void {
       senders.set(request.raw, await authenticateBasicOrSession(deps, request));
     }
     reply.hijack();
-    await tusServer().handle(request.raw, reply.raw);
+    await (await tusServer()).handle(request.raw, reply.raw);
   };
 
   // An encapsulated scope, so only these routes leave PATCH bodies unread for tus to stream.
@@ -107,7 +109,7 @@ export function registerTusRoutes(app: FastifyInstance, deps: AppDeps): void {
     const methods = ["POST", "HEAD", "PATCH", "DELETE", "OPTIONS"] as const;
     scope.route({ method: [...methods], url: TUS_PATH, handler: handle });
     scope.route({ method: [...methods], url: `${TUS_PATH}/*`, handler: handle });
-    const sweep = setInterval(() => void tus?.cleanUpExpiredUploads().catch((err) => scope.log.error({ err }, "tus sweep failed")), SWEEP_INTERVAL_MS);
+    const sweep = setInterval(() => void tus?.then((server) => server.cleanUpExpiredUploads()).catch((err) => scope.log.error({ err }, "tus sweep failed")), SWEEP_INTERVAL_MS);
     sweep.unref();
     scope.addHook("onClose", async () => clearInterval(sweep));
   });
