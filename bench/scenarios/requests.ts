@@ -34,10 +34,10 @@ export function timed(r: ApiRequest, client: HttpClient): TimedRequest {
   return { client, method: r.method, path: `/api/v1${r.path}`, params: r.params, headers: authHeaders(r.user) };
 }
 
-/** autocannon at DB_CONNECTIONS against the target's Parley. */
-export function loadParley(ctx: Context, t: Target, r: ApiRequest): Promise<Measurement> {
+/** autocannon at DB_CONNECTIONS (or `connections`) against the target's Parley. */
+export function loadParley(ctx: Context, t: Target, r: ApiRequest, connections = DB_CONNECTIONS): Promise<Measurement> {
   const { seconds, warmupSeconds } = ctx.opts.sizes;
-  return loadTest(loadSpec(r, t.parley.port, DB_CONNECTIONS), seconds, warmupSeconds, t.parley.pid);
+  return loadTest(loadSpec(r, t.parley.port, connections), seconds, warmupSeconds, t.parley.pid);
 }
 
 export interface StoreBaseline extends Stat {

@@ -1,5 +1,6 @@
 /** SQL for user groups: named, system and anonymous (group-setting values), with memberships. */
 import type { Tx } from "./db.js";
+import { prepared } from "./prepared.js";
 import type { NewUserGroup, UserGroupRow, UserGroupUpdate } from "./types.js";
 
 export async function insertGroup(tx: Tx, group: NewUserGroup): Promise<number> {
@@ -55,25 +56,29 @@ export async function getDirectGroupIds(tx: Tx, userId: number): Promise<number[
 
 /**
  * Every group the user belongs to, directly or through subgroups at any depth (a member of a
- * subgroup is a member of its supergroups: zulip-facts section g). One recursive query.
+ * subgroup is a member of its supergroups: zulip-facts section g). One recursive query, compiled
+ * once: nearly every permission check starts here (prepared.ts).
  */
-export async function getRecursiveGroupIds(tx: Tx, userId: number): Promise<Set<number>> {
-  const rows = await tx.db
-    .withRecursive("member_of(group_id)", (db) =>
-      db
+const recursiveGroupIds = prepared<{ userId: number }, { group_id: number }>((db, arg) =>
+  db
+    .withRecursive("member_of(group_id)", (qb) =>
+      qb
         .selectFrom("user_group_members")
         .select("group_id")
-        .where("user_id", "=", userId)
+        .where("user_id", "=", arg("userId"))
         .union(
-          db
+          qb
             .selectFrom("user_group_subgroups")
             .innerJoin("member_of", "member_of.group_id", "user_group_subgroups.subgroup_id")
             .select("user_group_subgroups.supergroup_id as group_id"),
         ),
     )
     .selectFrom("member_of")
-    .select("group_id")
-    .execute();
+    .select("group_id"),
+);
+
+export async function getRecursiveGroupIds(tx: Tx, userId: number): Promise<Set<number>> {
+  const rows = await recursiveGroupIds(tx, { userId });
   return new Set(rows.map((r) => Number(r.group_id)));
 }
 

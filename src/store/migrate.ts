@@ -9,6 +9,7 @@ import { mentionLookup } from "./migrations/0004_mention_lookup.js";
 import { sessionsThumbnails } from "./migrations/0005_sessions_thumbnails.js";
 import { rowVersions } from "./migrations/0006_row_versions.js";
 import { deployment } from "./migrations/0007_deployment.js";
+import { realmVersions } from "./migrations/0008_realm_versions.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0005_sessions_thumbnails": sessionsThumbnails,
   "0006_row_versions": rowVersions,
   "0007_deployment": deployment,
+  "0008_realm_versions": realmVersions,
 };
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */

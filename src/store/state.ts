@@ -1,6 +1,7 @@
 /** Reads behind POST /register's initial state that no other store module already offers. */
 import { sql } from "kysely";
 import type { Tx } from "./db.js";
+import { realmList } from "./realm-lists.js";
 
 /** The user's unread messages (newest 50,000, as Zulip caps them) with what groups them. */
 export async function getUnreadMessages(tx: Tx, userId: number, limit = 50000) {
@@ -85,7 +86,15 @@ export async function getNamedGroups(tx: Tx, realmId: number) {
   return tx.db.selectFrom("user_groups").selectAll().where("realm_id", "=", realmId).where("name", "is not", null).orderBy("id").execute();
 }
 
+/**
+ * Every group membership and subgroup link of a realm. Kept in memory until a membership, a
+ * subgroup link or a user of the realm changes (deactivation changes membership: realm-lists.ts).
+ */
 export async function getAllMemberships(tx: Tx, realmId: number) {
+  return realmList(tx, realmId, "group-memberships", ["realm_groups", "realm_users"], () => readAllMemberships(tx, realmId));
+}
+
+async function readAllMemberships(tx: Tx, realmId: number) {
   const [members, subgroups] = await Promise.all([
     // Deactivated users keep their rows but are no group's members while deactivated (FL 303).
     // CROSS JOIN fixes SQLite's join order to groups → members → users (PostgreSQL plans it
@@ -115,21 +124,28 @@ export async function getAllMemberships(tx: Tx, realmId: number) {
  * users are left out through subscriptions.is_user_active (kept by user-activation, as in Zulip)
  * rather than a join with users: with that join SQLite planned an automatic index on
  * users.is_active and probed every (user, channel) pair — 2.4 s for 5,000 users and 500 channels
- * instead of 30 ms (issue 8, S8).
+ * instead of 30 ms (issue 8, S8). Kept in memory until a subscription of the realm changes
+ * (realm-lists.ts).
  */
 export async function getRealmChannelSubscribers(tx: Tx, realmId: number) {
-  return tx.db
-    .selectFrom("subscriptions")
-    .innerJoin("channels", "channels.recipient_id", "subscriptions.recipient_id")
-    .select(["channels.id as channel_id", "subscriptions.user_id"])
-    .where("channels.realm_id", "=", realmId)
-    .where("subscriptions.active", "=", true)
-    .where("subscriptions.is_user_active", "=", true)
-    .execute();
+  return realmList(tx, realmId, "channel-subscribers", ["realm_subscriptions"], () =>
+    tx.db
+      .selectFrom("subscriptions")
+      .innerJoin("channels", "channels.recipient_id", "subscriptions.recipient_id")
+      .select(["channels.id as channel_id", "subscriptions.user_id"])
+      .where("channels.realm_id", "=", realmId)
+      .where("subscriptions.active", "=", true)
+      .where("subscriptions.is_user_active", "=", true)
+      .execute(),
+  );
 }
 
-/** How many active subscribers (active users, as above) each of a realm's channels has. */
-export async function getRealmChannelSubscriberCounts(tx: Tx, realmId: number): Promise<Map<number, number>> {
+/** How many active subscribers (active users, as above) each of a realm's channels has; cached as above. */
+export async function getRealmChannelSubscriberCounts(tx: Tx, realmId: number): Promise<ReadonlyMap<number, number>> {
+  return realmList(tx, realmId, "channel-subscriber-counts", ["realm_subscriptions"], () => readSubscriberCounts(tx, realmId));
+}
+
+async function readSubscriberCounts(tx: Tx, realmId: number): Promise<ReadonlyMap<number, number>> {
   const rows = await tx.db
     .selectFrom("subscriptions")
     .innerJoin("channels", "channels.recipient_id", "subscriptions.recipient_id")

@@ -2,6 +2,7 @@
 import { sql } from "kysely";
 import { PRESENTED_USER_COLUMNS, type PresentableUser } from "../lib/present-user.js";
 import type { Tx } from "./db.js";
+import { realmList } from "./realm-lists.js";
 import type { NewUser, UserRow, UserUpdate } from "./types.js";
 
 export async function getUserById(tx: Tx, realmId: number, id: number): Promise<UserRow | undefined> {
@@ -37,14 +38,12 @@ export async function listUsers(tx: Tx, realmId: number): Promise<UserRow[]> {
 /**
  * Every account of the realm with just what its user object and email visibility need: register
  * lists thousands, and reading whole rows (keys, password hashes) took a third longer (issue 8, S8).
+ * Kept in memory until a user of the realm changes (realm-lists.ts).
  */
-export async function listUsersToPresent(tx: Tx, realmId: number): Promise<Array<PresentableUser & Pick<UserRow, "settings">>> {
-  return tx.db
-    .selectFrom("users")
-    .select([...PRESENTED_USER_COLUMNS, "settings"])
-    .where("realm_id", "=", realmId)
-    .orderBy("id")
-    .execute();
+export async function listUsersToPresent(tx: Tx, realmId: number): Promise<ReadonlyArray<Readonly<PresentableUser & Pick<UserRow, "settings">>>> {
+  return realmList(tx, realmId, "users-to-present", ["realm_users"], () =>
+    tx.db.selectFrom("users").select([...PRESENTED_USER_COLUMNS, "settings"]).where("realm_id", "=", realmId).orderBy("id").execute(),
+  );
 }
 
 export async function getUsersByIds(tx: Tx, realmId: number, ids: readonly number[]): Promise<UserRow[]> {

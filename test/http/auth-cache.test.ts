@@ -6,27 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
-import pg from "pg";
 import { readTx } from "../../src/store/db.js";
 import { getUserAndRealmByApiKey } from "../../src/store/auth-rows.js";
+import { behindTheBack } from "../helpers/behind-the-back.js";
 import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
 import { STORE_KINDS } from "../helpers/stores.js";
-
-/** Runs one statement outside Parley's code and its Kysely instance. */
-async function behindTheBack(t: TestRealm, statement: string, params: unknown[]): Promise<void> {
-  const sqlite = t.deps.store.sqlite;
-  if (sqlite) {
-    sqlite.raw.prepare(statement.replace(/\$\d+/g, "?")).run(...params.map((p) => (typeof p === "boolean" ? Number(p) : p)));
-    return;
-  }
-  const client = new pg.Client({ connectionString: t.testStore.url });
-  await client.connect();
-  try {
-    await client.query(statement, params);
-  } finally {
-    await client.end();
-  }
-}
 
 const unauthorized = (msg: string) => ({ result: "error", msg, code: "UNAUTHORIZED" });
 

@@ -1,0 +1,51 @@
+/**
+ * Realm-wide lists that every POST /register reads in full — the realm's users, its group
+ * memberships, its channels' subscribers — kept in memory per process and checked against their
+ * realm's versions (migration 0008) with one small indexed read. At 5,000 users and 500 channels
+ * these reads were 35 ms of a 60 ms register, and they change far less often than clients
+ * register (issue 8, S8; docs/PERFORMANCE.md). Any writer — this process, another, `manage`,
+ * hand-typed SQL — bumps the versions through triggers, so the next read sees the change.
+ *
+ * The cache belongs to the Kysely instance the read ran on, like auth-rows.ts: a transaction gets
+ * its own, dropped with it, so nothing read inside a transaction that later rolls back outlives it
+ * (its version numbers would be reused by the next committed change). Versions are read before the
+ * list, so a list is never older than the versions it is filed under. Callers share the values
+ * and must not change them.
+ */
+import type { Tx } from "./db.js";
+import { prepared } from "./prepared.js";
+
+export type RealmListKind = "realm_users" | "realm_groups" | "realm_subscriptions";
+const KINDS: readonly RealmListKind[] = ["realm_users", "realm_groups", "realm_subscriptions"];
+
+const realmVersions = prepared<{ realmId: number }, { table_name: string; version: number }>((db, arg) =>
+  db.selectFrom("row_versions").select(["table_name", "version"]).where("table_name", "in", [...KINDS]).where("row_id", "=", arg("realmId")),
+);
+
+interface Entry {
+  versions: string;
+  value: unknown;
+}
+
+const caches = new WeakMap<object, Map<string, Entry>>();
+
+/**
+ * `read()`'s result for this realm, from memory while none of `kinds` has changed in the realm
+ * since it was read. `name` identifies the list (one entry per name and realm).
+ */
+export async function realmList<T>(tx: Tx, realmId: number, name: string, kinds: readonly RealmListKind[], read: () => Promise<T>): Promise<T> {
+  const rows = await realmVersions(tx, { realmId });
+  // A realm whose rows have not changed since the migration has no version yet: 0.
+  const versions = kinds.map((k) => Number(rows.find((r) => r.table_name === k)?.version ?? 0)).join(":");
+  let cache = caches.get(tx.db);
+  if (!cache) {
+    cache = new Map();
+    caches.set(tx.db, cache);
+  }
+  const key = `${name}:${realmId}`;
+  const hit = cache.get(key);
+  if (hit && hit.versions === versions) return hit.value as T;
+  const value = await read();
+  cache.set(key, { versions, value });
+  return value;
+}
