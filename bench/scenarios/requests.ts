@@ -40,6 +40,23 @@ export function loadParley(ctx: Context, t: Target, r: ApiRequest, connections =
   return loadTest(loadSpec(r, t.parley.port, connections), seconds, warmupSeconds, t.parley.pid);
 }
 
+/**
+ * The store-bound scenarios measured twice. `alone`: one connection, requests one after another,
+ * for the latency targets (p50, p99): what one request costs its client. Parley serves requests on
+ * one thread, so with n connections each request also waits for the n - 1 ahead of it and the
+ * p50 becomes about n requests' work, a figure about queueing rather than the request. `busy`:
+ * DB_CONNECTIONS at once, for throughput and the ratio to Bstore (replayed at the same
+ * concurrency). Rows show busy's requests/s with alone's latencies; the note gives busy's too.
+ */
+export async function aloneAndBusy(ctx: Context, t: Target, r: ApiRequest): Promise<{ alone: Measurement; busy: Measurement }> {
+  const alone = await loadParley(ctx, t, r, 1);
+  const busy = await loadParley(ctx, t, r);
+  return { alone, busy };
+}
+
+export const busyNote = (busy: Measurement) =>
+  `at ${DB_CONNECTIONS} connections ${formatInt(busy.rps)}/s, p50 ${busy.p50} ms, p99 ${busy.p99} ms, Parley CPU ${busy.cpuUs.toFixed(0)} µs/request`;
+
 export interface StoreBaseline extends Stat {
   statements: number;
 }
@@ -57,9 +74,9 @@ export async function storeBaseline(ctx: Context, t: Target, r: ApiRequest, crea
 
 export const bstoreText = (b: StoreBaseline) => `Bstore ${formatInt(b.rps)}/s`;
 
-export function bstoreNote(b: StoreBaseline, m: Measurement): string {
+export function bstoreNote(b: StoreBaseline, m: { alone: Measurement; busy: Measurement }): string {
   return (
     `Bstore replays the request's ${b.statements} SQL statements (p50 ${b.p50.toFixed(2)} ms, p99 ${b.p99.toFixed(2)} ms); ` +
-    `Parley CPU ${m.cpuUs.toFixed(0)} µs/request; ${m.failed} failed`
+    `${busyNote(m.busy)}; ${m.alone.failed + m.busy.failed} failed`
   );
 }

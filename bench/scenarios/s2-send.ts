@@ -5,7 +5,7 @@
 import type { Context } from "../lib/context.js";
 import type { Row } from "../lib/report.js";
 import { ROLES, type BenchOrg } from "../lib/seed.js";
-import { bstoreNote, bstoreText, loadParley, storeBaseline, type ApiRequest } from "./requests.js";
+import { aloneAndBusy, bstoreNote, bstoreText, storeBaseline, type ApiRequest } from "./requests.js";
 
 export const TYPICAL_CONTENT =
   "Hey @**User 7**, the deploy notes for build 1234 are at https://docs.example.com/deploys/2024-05 — can you take a look before standup? :thumbs_up:";
@@ -21,20 +21,20 @@ export const sendToHundred = (org: BenchOrg): ApiRequest => ({
 export async function s2(ctx: Context): Promise<Row[]> {
   const send = sendToHundred(ctx.org);
   const bstore = await storeBaseline(ctx, ctx.big, send, true);
-  const m = await loadParley(ctx, ctx.big, send);
-  const ratio = m.rps / bstore.rps;
+  const m = await aloneAndBusy(ctx, ctx.big, send);
+  const ratio = m.busy.rps / bstore.rps;
   return [
     {
       id: "S2",
-      rps: m.rps,
-      p50: m.p50,
-      p99: m.p99,
+      rps: m.busy.rps,
+      p50: m.alone.p50,
+      p99: m.alone.p99,
       baseline: bstoreText(bstore),
       ratio,
       target: "≥ 0.40 × Bstore; p99 < 20 ms",
-      pass: ratio >= 0.4 && m.p99 < 20 && m.failed === 0,
+      pass: ratio >= 0.4 && m.alone.p99 < 20 && m.alone.failed + m.busy.failed === 0,
       note: bstoreNote(bstore, m),
-      load: m.load,
+      load: m.alone.load,
     },
   ];
 }

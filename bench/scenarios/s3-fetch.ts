@@ -8,7 +8,7 @@ import { HttpClient, quantile } from "../lib/http.js";
 import { interleaved, loadAverage } from "../lib/measure.js";
 import { formatInt, type Row } from "../lib/report.js";
 import { BUSY_TOPIC, ROLES, type BenchOrg } from "../lib/seed.js";
-import { bstoreNote, bstoreText, loadParley, storeBaseline, timed, type ApiRequest } from "./requests.js";
+import { aloneAndBusy, bstoreNote, bstoreText, storeBaseline, timed, type ApiRequest } from "./requests.js";
 
 export function fetchNewest(org: BenchOrg, narrow: Array<{ operator: string; operand: string }>): ApiRequest {
   return { method: "GET", path: "/messages", params: { anchor: "newest", num_before: 100, num_after: 0, narrow }, user: org.users[ROLES.reader] };
@@ -19,20 +19,20 @@ export const topicNarrow = (org: BenchOrg) => fetchNewest(org, [{ operator: "cha
 export async function s3(ctx: Context): Promise<Row[]> {
   const fetch = topicNarrow(ctx.org);
   const bstore = await storeBaseline(ctx, ctx.big, fetch, false);
-  const m = await loadParley(ctx, ctx.big, fetch);
-  const ratio = m.rps / bstore.rps;
+  const m = await aloneAndBusy(ctx, ctx.big, fetch);
+  const ratio = m.busy.rps / bstore.rps;
   return [
     {
       id: "S3",
-      rps: m.rps,
-      p50: m.p50,
-      p99: m.p99,
+      rps: m.busy.rps,
+      p50: m.alone.p50,
+      p99: m.alone.p99,
       baseline: bstoreText(bstore),
       ratio,
       target: "≥ 0.40 × Bstore; p99 < 20 ms",
-      pass: ratio >= 0.4 && m.p99 < 20 && m.failed === 0,
+      pass: ratio >= 0.4 && m.alone.p99 < 20 && m.alone.failed + m.busy.failed === 0,
       note: `${formatInt(ctx.opts.sizes.bigHistory)} messages; ${bstoreNote(bstore, m)}`,
-      load: m.load,
+      load: m.alone.load,
     },
   ];
 }
