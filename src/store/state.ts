@@ -61,13 +61,16 @@ export async function getRealmUserStatuses(tx: Tx, realmId: number) {
     .execute();
 }
 
+/** Every profile field value of the realm's users; kept in memory like the users themselves (realm-lists.ts). */
 export async function getRealmProfileValues(tx: Tx, realmId: number) {
-  return tx.db
-    .selectFrom("custom_profile_field_values")
-    .innerJoin("users", "users.id", "custom_profile_field_values.user_id")
-    .select(["custom_profile_field_values.user_id", "field_id", "value", "rendered_value"])
-    .where("users.realm_id", "=", realmId)
-    .execute();
+  return realmList(tx, realmId, "profile-values", ["realm_users"], () =>
+    tx.db
+      .selectFrom("custom_profile_field_values")
+      .innerJoin("users", "users.id", "custom_profile_field_values.user_id")
+      .select(["custom_profile_field_values.user_id", "field_id", "value", "rendered_value"])
+      .where("users.realm_id", "=", realmId)
+      .execute(),
+  );
 }
 
 export async function getRealmEmoji(tx: Tx, realmId: number) {

@@ -1,7 +1,8 @@
 /**
- * POST /register's realm-wide lists (users, group memberships, channel subscribers and their
- * counts) are kept in memory and checked against per-realm versions that triggers bump
- * (src/store/realm-lists.ts, migration 0008). These tests warm the cache with a register, change
+ * POST /register's realm-wide lists (users with their profile field values, group memberships,
+ * channel subscribers and their counts) are kept in memory and checked against per-realm versions
+ * that triggers bump (src/store/realm-lists.ts, migration 0008); the user lists also as JSON text
+ * per viewer role (src/events/state/people.ts). These tests warm the cache with a register, change
  * the data behind the process's back, and expect the very next register to show the change; and
  * check that a list read inside a transaction that rolls back never reaches a later reader.
  */
@@ -12,24 +13,25 @@ import { listUsersToPresent } from "../../src/store/users.js";
 import { behindTheBack } from "../helpers/behind-the-back.js";
 import { addGroup, sorted } from "../helpers/channels.js";
 import { createChannel } from "../helpers/conversations.js";
-import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
+import { createTestRealm, type TestRealm, type UserName } from "../helpers/fixtures.js";
 import { STORE_KINDS } from "../helpers/stores.js";
 
 const STATE = ["realm_user", "realm_user_groups", "subscription"];
 
 interface State {
-  realm_users: Array<{ user_id: number; full_name: string }>;
+  realm_users: Array<{ user_id: number; full_name: string; delivery_email: string | null; profile_data?: Record<string, { value: string }> }>;
   realm_user_groups: Array<{ id: number; members: number[] }>;
   subscriptions: Array<{ stream_id: number; subscriber_count: number; subscribers?: number[] }>;
 }
 
-async function register(t: TestRealm, includeSubscribers = false): Promise<State> {
-  const res = await t.as("hamlet").post("/register", { fetch_event_types: STATE, include_subscribers: includeSubscribers });
+async function register(t: TestRealm, includeSubscribers = false, as: UserName = "hamlet"): Promise<State> {
+  const res = await t.as(as).post("/register", { fetch_event_types: STATE, include_subscribers: includeSubscribers });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body as State;
 }
 
 const nameOf = (s: State, userId: number) => s.realm_users.find((u) => u.user_id === userId)?.full_name;
+const userIn = (s: State, userId: number) => s.realm_users.find((u) => u.user_id === userId);
 const membersOf = (s: State, groupId: number) => sorted(s.realm_user_groups.find((g) => g.id === groupId)?.members ?? []);
 const subscriptionOf = (s: State, channelId: number) => s.subscriptions.find((sub) => sub.stream_id === channelId);
 
@@ -56,6 +58,37 @@ for (const kind of STORE_KINDS) {
       assert.equal(nameOf(await register(t), othello.id), "Othello");
       await behindTheBack(t, "UPDATE users SET full_name = $1 WHERE id = $2", [othello.fullName, othello.id]);
       assert.equal(nameOf(await register(t), othello.id), othello.fullName);
+    });
+
+    it("shows a profile field value set and removed elsewhere", async () => {
+      const { othello } = t.users;
+      const created = await t.as("iago").post("/realm/profile_fields", { name: "Cached team", field_type: 1 });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const field = String(created.body.id);
+      assert.equal(userIn(await register(t), othello.id)?.profile_data?.[field], undefined);
+      await behindTheBack(t, "INSERT INTO custom_profile_field_values (user_id, field_id, value) VALUES ($1, $2, $3)", [othello.id, Number(field), "Venice"]);
+      assert.deepEqual(userIn(await register(t), othello.id)?.profile_data?.[field], { value: "Venice" });
+      await behindTheBack(t, "DELETE FROM custom_profile_field_values WHERE user_id = $1 AND field_id = $2", [othello.id, Number(field)]);
+      assert.equal(userIn(await register(t), othello.id)?.profile_data?.[field], undefined);
+    });
+
+    it("shows each viewer their own email from the list their role shares", async () => {
+      const { hamlet, othello } = t.users;
+      for (const name of ["hamlet", "othello"] as const) {
+        const res = await t.as(name).patch("/settings", { email_address_visibility: 4 });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+      }
+      try {
+        for (const [viewer, self, other] of [["hamlet", hamlet, othello], ["othello", othello, hamlet], ["hamlet", hamlet, othello]] as const) {
+          const state = await register(t, false, viewer);
+          assert.equal(userIn(state, self.id)?.delivery_email, self.email, `${viewer} sees their own email`);
+          assert.equal(userIn(state, other.id)?.delivery_email, null, `${viewer} does not see ${other.fullName}'s`);
+        }
+        const admin = await register(t, false, "iago");
+        assert.equal(userIn(admin, hamlet.id)?.delivery_email, null, "nobody means administrators too");
+      } finally {
+        for (const name of ["hamlet", "othello"] as const) await t.as(name).patch("/settings", { email_address_visibility: 1 });
+      }
     });
 
     it("shows group members added and removed elsewhere", async () => {

@@ -1,5 +1,6 @@
 /** `realm_user`, `realm_bot` and `realm_user_groups` sections of POST /register. */
 import { groupBy } from "../../lib/group-by.js";
+import { JsonText } from "../../lib/json-text.js";
 import { presentUser, type PresentableUser } from "../../lib/present-user.js";
 import { canSeeDeliveryEmail } from "../../policy/email-visibility.js";
 import { ROLE, isRealmAdmin } from "../../policy/roles.js";
@@ -41,23 +42,71 @@ function presentedUser(u: Readonly<PresentableUser & Pick<UserRow, "settings">>,
   return p;
 }
 
+type ListedUser = Readonly<PresentableUser & Pick<UserRow, "settings">>;
+type ProfileValues = Awaited<ReturnType<typeof getRealmProfileValues>>;
+
+/** One list's JSON text, with where each user's object lies in it. */
+interface UserListJson {
+  text: string;
+  ids: number[];
+  starts: number[];
+  ends: number[];
+}
+
+function userListJson(users: readonly ListedUser[], toJson: (u: ListedUser) => string): UserListJson {
+  const list: UserListJson = { text: "", ids: [], starts: [], ends: [] };
+  const parts: string[] = [];
+  let at = 1;
+  for (const u of users) {
+    const json = toJson(u);
+    list.ids.push(u.id);
+    list.starts.push(at);
+    list.ends.push(at + json.length);
+    parts.push(json);
+    at += json.length + 1;
+  }
+  list.text = `[${parts.join(",")}]`;
+  return list;
+}
+
+/**
+ * The realm_users and realm_non_active_users lists as JSON, per list of user rows (realm-lists.ts
+ * gives a new one whenever a user or a profile value of the realm changes), per presentation
+ * variant and per viewer role: who may see a real email depends on the viewer's role only, except
+ * for the viewer's own object, which realmUserState puts in separately. At 5,000 users, building
+ * and serialising the two lists was a third of a register (issue 8, S8).
+ */
+const userListsJson = new WeakMap<object, Map<string, { profiles: ProfileValues; active: UserListJson; inactive: UserListJson }>>();
+
 export async function realmUserState(tx: Tx, realm: RealmRow, me: UserRow, opts: PeopleOptions): Promise<Record<string, unknown>> {
   const users = await listUsersToPresent(tx, realm.id);
-  const values = opts.includeCustomProfileFields ? await getRealmProfileValues(tx, realm.id) : [];
-  const profileBy = new Map<number, Record<string, unknown>>();
-  for (const v of values) {
-    const entry = profileBy.get(v.user_id) ?? {};
-    entry[String(v.field_id)] = v.rendered_value === null ? { value: v.value } : { value: v.value, rendered_value: v.rendered_value };
-    profileBy.set(v.user_id, entry);
+  const profiles = opts.includeCustomProfileFields ? await getRealmProfileValues(tx, realm.id) : NO_PROFILES;
+  const variant = `${opts.clientGravatar}:${opts.avatarUrlOptional}:${opts.includeCustomProfileFields}:${me.role}`;
+  let variants = userListsJson.get(users);
+  if (!variants) {
+    variants = new Map();
+    userListsJson.set(users, variants);
   }
-  const present = (u: Readonly<PresentableUser & Pick<UserRow, "settings">>) => {
-    const p = presentedUser(u, opts, canSeeDeliveryEmail(me, u));
-    return opts.includeCustomProfileFields && !u.is_bot ? { ...p, profile_data: profileBy.get(u.id) ?? {} } : p;
-  };
+  let lists = variants.get(variant);
+  if (lists?.profiles !== profiles) {
+    // A viewer of this role who is none of the users (ids are positive).
+    const roleViewer = { id: -1, role: me.role };
+    const toJson = userJson(profiles, opts, (u) => canSeeDeliveryEmail(roleViewer, u));
+    lists = { profiles, active: userListJson(users.filter((u) => u.is_active), toJson), inactive: userListJson(users.filter((u) => !u.is_active), toJson) };
+    variants.set(variant, lists);
+  }
+  // The viewer always sees their own email; spliced into the cached text without copying it.
+  let realmUsers = lists.active.text;
+  const own = lists.active.ids.indexOf(me.id);
+  const ownRow = users.find((u) => u.id === me.id);
+  if (own >= 0 && ownRow && !canSeeDeliveryEmail({ id: -1, role: me.role }, ownRow)) {
+    const ownJson = userJson(profiles.filter((v) => v.user_id === me.id), opts, () => true)(ownRow);
+    realmUsers = realmUsers.slice(0, lists.active.starts[own]) + ownJson + realmUsers.slice(lists.active.ends[own]);
+  }
   const mine = presentUser(me, { clientGravatar: false, viewerSeesEmail: true });
   return {
-    realm_users: users.filter((u) => u.is_active).map(present),
-    realm_non_active_users: users.filter((u) => !u.is_active).map(present),
+    realm_users: new JsonText(realmUsers),
+    realm_non_active_users: new JsonText(lists.inactive.text),
     cross_realm_bots: [],
     user_id: me.id,
     email: me.email,
@@ -72,6 +121,22 @@ export async function realmUserState(tx: Tx, realm: RealmRow, me: UserRow, opts:
     is_guest: me.role === ROLE.GUEST,
     is_billing_admin: me.is_billing_admin,
     role: me.role,
+  };
+}
+
+const NO_PROFILES: ProfileValues = [];
+
+/** A user object's JSON, with profile_data for humans when the caller asked for profile fields. */
+function userJson(profiles: ProfileValues, opts: PeopleOptions, seesEmail: (u: ListedUser) => boolean): (u: ListedUser) => string {
+  const profileBy = new Map<number, Record<string, unknown>>();
+  for (const v of profiles) {
+    const entry = profileBy.get(v.user_id) ?? {};
+    entry[String(v.field_id)] = v.rendered_value === null ? { value: v.value } : { value: v.value, rendered_value: v.rendered_value };
+    profileBy.set(v.user_id, entry);
+  }
+  return (u) => {
+    const p = presentedUser(u, opts, seesEmail(u));
+    return JSON.stringify(opts.includeCustomProfileFields && !u.is_bot ? { ...p, profile_data: profileBy.get(u.id) ?? {} } : p);
   };
 }
 
