@@ -44,10 +44,15 @@ export async function unreadState(tx: Tx, userId: number, opts: { allowEmptyTopi
       streams.set(key, entry);
     } else if (r.type === RECIPIENT.PERSONAL) {
       const other = r.type_id === userId ? m.sender_id : r.type_id;
-      pms.set(other, [...(pms.get(other) ?? []), id]);
+      // Pushed, not copied: a conversation can hold thousands of unread messages.
+      const ids = pms.get(other) ?? [];
+      ids.push(id);
+      pms.set(other, ids);
     } else {
       const key = (groupMembers.get(r.id) ?? []).join(",");
-      huddles.set(key, [...(huddles.get(key) ?? []), id]);
+      const ids = huddles.get(key) ?? [];
+      ids.push(id);
+      huddles.set(key, ids);
     }
   }
   return {
