@@ -77,28 +77,6 @@ export async function listActiveUsers(tx: Tx, realmId: number): Promise<UserRow[
   return tx.db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_active", "=", true).orderBy("id").execute();
 }
 
-/**
- * Id and stored settings of the active accounts that may have something to show in register's
- * user_status section: a status row, or a stored value of `setting` (settings hold only what a user
- * changed, so everyone else has the default). The text match may let extra rows through, never
- * miss one; the caller still reads the setting. At 5,000 users this skips nearly all of them.
- */
-export async function listActiveUsersWithStatusOrSetting(tx: Tx, realmId: number, setting: string): Promise<Array<Pick<UserRow, "id" | "settings">>> {
-  return tx.db
-    .selectFrom("users")
-    .select(["id", "settings"])
-    .where("realm_id", "=", realmId)
-    .where("is_active", "=", true)
-    .where((eb) =>
-      eb.or([
-        eb("settings", "like", `%${JSON.stringify(setting)}%`),
-        eb.exists(eb.selectFrom("user_status").select("user_status.user_id").whereRef("user_status.user_id", "=", "users.id")),
-      ]),
-    )
-    .orderBy("id")
-    .execute();
-}
-
 /** The realm's active bots. */
 export async function listActiveBots(tx: Tx, realmId: number): Promise<UserRow[]> {
   return tx.db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_bot", "=", true).where("is_active", "=", true).orderBy("id").execute();

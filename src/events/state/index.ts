@@ -127,11 +127,11 @@ export const STATE_EVENT_TYPES = Object.keys(SECTIONS);
 
 export async function fetchInitialState(c: StateContext, eventTypes: readonly string[] | null): Promise<Record<string, unknown>> {
   const wanted = new Set((eventTypes ?? STATE_EVENT_TYPES).map((t) => ALIASES[t] ?? t));
-  const state: Record<string, unknown> = {};
   const shared: Shared = {};
-  for (const type of STATE_EVENT_TYPES) {
-    if (wanted.has(type)) Object.assign(state, await SECTIONS[type](c, shared));
-  }
+  // Sections read independently, so they run together: on PostgreSQL their round trips overlap
+  // (a register is about 35 statements). Merged in table order, so the answer is the same.
+  const sections = await Promise.all(STATE_EVENT_TYPES.filter((type) => wanted.has(type)).map((type) => SECTIONS[type](c, shared)));
+  const state: Record<string, unknown> = Object.assign({}, ...sections);
   if (wanted.has("realm_linkifiers") && eventTypes?.includes("realm_filters")) {
     state.realm_filters = (state.realm_linkifiers as Array<{ pattern: string; url_template: string; id: number }>).map((l) => [l.pattern, l.url_template, l.id]);
   }

@@ -12,7 +12,7 @@ import {
   getUserTopics,
 } from "../../store/state.js";
 import type { RealmRow, UserRow } from "../../store/types.js";
-import { listActiveUsersWithStatusOrSetting } from "../../store/users.js";
+import { listUsersToPresent } from "../../store/users.js";
 import { presentStatus } from "../../actions/user-status.js";
 import { listProfileFieldsForApi } from "../../actions/profile-fields.js";
 
@@ -91,12 +91,18 @@ export async function userTopicsState(tx: Tx, user: UserRow, opts: { allowEmptyT
   };
 }
 
+const PRESENCE_SETTING = JSON.stringify("presence_enabled");
+
 /** Every active user's status, `away` included (the inverse of presence_enabled), as GET /users/{id}/status presents it. */
 export async function userStatusState(tx: Tx, realm: RealmRow) {
-  const [rows, users] = await Promise.all([getRealmUserStatuses(tx, realm.id), listActiveUsersWithStatusOrSetting(tx, realm.id, "presence_enabled")]);
+  const [rows, users] = await Promise.all([getRealmUserStatuses(tx, realm.id), listUsersToPresent(tx, realm.id)]);
   const byUser = new Map(rows.map((r) => [r.user_id, r]));
   const out: Record<string, Record<string, unknown>> = {};
   for (const user of users) {
+    // Only users with a status row or a stored presence_enabled can have anything to show:
+    // settings hold just what a user changed. The text test lets extra users through, never
+    // misses one; presentStatus reads the setting itself.
+    if (!user.is_active || (!byUser.has(user.id) && !user.settings.includes(PRESENCE_SETTING))) continue;
     const status = presentStatus(byUser.get(user.id), user);
     if (Object.keys(status).length > 0) out[String(user.id)] = status;
   }
