@@ -31,6 +31,8 @@ for (const kind of STORE_KINDS) {
       assert.equal(res.body.max_message_id, -1);
       assert.deepEqual(res.body.subscriptions.map((s: { name: string }) => s.name), ["Denmark"]);
       assert.ok(res.body.realm_users.some((u: { user_id: number }) => u.user_id === t.users.othello.id));
+      // The user lists are written in as JSON text (src/lib/json-text.ts): still plain JSON.
+      assert.equal(res.headers["content-type"], "application/json; charset=utf-8");
       assert.equal(res.body.unread_msgs.count, 0);
       assert.equal(res.body.user_groups, undefined);
     });
