@@ -87,10 +87,10 @@ export async function realmUserState(tx: Tx, realm: RealmRow, me: UserRow, opts:
     variants = new Map();
     userListsJson.set(users, variants);
   }
+  // A viewer of this role who is none of the users (ids are positive).
+  const roleViewer = { id: -1, role: me.role };
   let lists = variants.get(variant);
   if (lists?.profiles !== profiles) {
-    // A viewer of this role who is none of the users (ids are positive).
-    const roleViewer = { id: -1, role: me.role };
     const toJson = userJson(profiles, opts, (u) => canSeeDeliveryEmail(roleViewer, u));
     lists = { profiles, active: userListJson(users.filter((u) => u.is_active), toJson), inactive: userListJson(users.filter((u) => !u.is_active), toJson) };
     variants.set(variant, lists);
@@ -99,7 +99,7 @@ export async function realmUserState(tx: Tx, realm: RealmRow, me: UserRow, opts:
   let realmUsers = lists.active.text;
   const own = lists.active.ids.indexOf(me.id);
   const ownRow = users.find((u) => u.id === me.id);
-  if (own >= 0 && ownRow && !canSeeDeliveryEmail({ id: -1, role: me.role }, ownRow)) {
+  if (own >= 0 && ownRow && !canSeeDeliveryEmail(roleViewer, ownRow)) {
     const ownJson = userJson(profiles.filter((v) => v.user_id === me.id), opts, () => true)(ownRow);
     realmUsers = realmUsers.slice(0, lists.active.starts[own]) + ownJson + realmUsers.slice(lists.active.ends[own]);
   }

@@ -1,10 +1,11 @@
 /**
  * Per-realm versions of the data every POST /register lists in full: the realm's users (with their
  * profile field values), its group memberships and its channel subscriptions. Each change to one
- * of those rows bumps its realm's version (a `row_versions` row named `realm_users`, `realm_groups` or `realm_subscriptions`, keyed
- * by realm id), so a process can keep the realm's list in memory and check with one small indexed
- * read that it is still current (realm-lists.ts; issue 8, S8: at 5,000 users these three reads were
- * 35 ms of a 60 ms register). Triggers, as in 0006, because every writer must bump them.
+ * of those rows bumps its realm's version (a `row_versions` row named `realm_users`,
+ * `realm_groups` or `realm_subscriptions`, keyed by realm id), so a process can keep the realm's
+ * list in memory and check with one small indexed read that it is still current (realm-lists.ts;
+ * issue 8, S8: at 5,000 users these reads were 35 ms of a 60 ms register). Triggers, as in 0006,
+ * because every writer must bump them.
  */
 import { sql } from "kysely";
 import type { Migration } from "./helpers.js";
