@@ -45,21 +45,20 @@ function presentedUser(u: Readonly<PresentableUser & Pick<UserRow, "settings">>,
 type ListedUser = Readonly<PresentableUser & Pick<UserRow, "settings">>;
 type ProfileValues = Awaited<ReturnType<typeof getRealmProfileValues>>;
 
-/** One list's JSON text, with where each user's object lies in it. */
+/** One list's JSON text, with the rows it was built from and where each one's object lies in it. */
 interface UserListJson {
   text: string;
-  ids: number[];
+  rows: readonly ListedUser[];
   starts: number[];
   ends: number[];
 }
 
 function userListJson(users: readonly ListedUser[], toJson: (u: ListedUser) => string): UserListJson {
-  const list: UserListJson = { text: "", ids: [], starts: [], ends: [] };
+  const list: UserListJson = { text: "", rows: users, starts: [], ends: [] };
   const parts: string[] = [];
   let at = 1;
   for (const u of users) {
     const json = toJson(u);
-    list.ids.push(u.id);
     list.starts.push(at);
     list.ends.push(at + json.length);
     parts.push(json);
@@ -74,7 +73,8 @@ function userListJson(users: readonly ListedUser[], toJson: (u: ListedUser) => s
  * gives a new one whenever a user or a profile value of the realm changes), per presentation
  * variant and per viewer role: who may see a real email depends on the viewer's role only, except
  * for the viewer's own object, which realmUserState puts in separately. At 5,000 users, building
- * and serialising the two lists was a third of a register (issue 8, S8).
+ * and serialising the two lists was a third of a register (issue 8, S8). Texts exist only for the
+ * variants and roles that registered since the list last changed, and go with the list.
  */
 const userListsJson = new WeakMap<object, Map<string, { profiles: ProfileValues; active: UserListJson; inactive: UserListJson }>>();
 
@@ -97,9 +97,9 @@ export async function realmUserState(tx: Tx, realm: RealmRow, me: UserRow, opts:
   }
   // The viewer always sees their own email; spliced into the cached text without copying it.
   let realmUsers = lists.active.text;
-  const own = lists.active.ids.indexOf(me.id);
-  const ownRow = users.find((u) => u.id === me.id);
-  if (own >= 0 && ownRow && !canSeeDeliveryEmail(roleViewer, ownRow)) {
+  const own = lists.active.rows.findIndex((u) => u.id === me.id);
+  const ownRow = lists.active.rows[own];
+  if (ownRow && !canSeeDeliveryEmail(roleViewer, ownRow)) {
     const ownJson = userJson(profiles.filter((v) => v.user_id === me.id), opts, () => true)(ownRow);
     realmUsers = realmUsers.slice(0, lists.active.starts[own]) + ownJson + realmUsers.slice(lists.active.ends[own]);
   }
