@@ -77,13 +77,28 @@ export function linkifierMatches(text: string, linkifier: CompiledLinkifier): Li
     const groups = m.groups!;
     const start = m.index + groups[BEFORE].length;
     const matched = groups[MATCH];
-    const vars: Record<string, string> = {};
-    for (const [name, value] of Object.entries(groups)) if (value !== undefined) vars[name] = value;
-    out.push({ start, end: start + matched.length, text: matched, url: linkifier.template.expand(vars) });
-    // Give back the character after the match: it may be the "before" of the next match.
-    re.lastIndex = Math.max(m.index + 1, m.index + m[0].length - groups[AFTER].length);
+    // A pattern that matches the empty string would make links with no text: nothing to click.
+    if (matched !== "") {
+      const vars: Record<string, string> = {};
+      for (const [name, value] of Object.entries(groups)) if (value !== undefined) vars[name] = value;
+      out.push({ start, end: start + matched.length, text: matched, url: linkifier.template.expand(vars) });
+    }
+    re.lastIndex = resumeAt(text, m.index, m.index + m[0].length - groups[AFTER].length);
   }
   return out;
+}
+
+/**
+ * Where the next search starts: at the character after the match, which may be the "before" of
+ * the next match, and always at least one whole code point past this match's start. A `u` regex
+ * moves a lastIndex that falls inside a surrogate pair back to the pair's start, so stepping one
+ * code unit past an empty match at an astral character found the same match forever, allocating
+ * until the process died (issue 22: an empty pattern and a topic or text starting with 𓃱).
+ */
+function resumeAt(text: string, matchIndex: number, afterMatch: number): number {
+  if (afterMatch > matchIndex) return afterMatch;
+  const codePoint = text.codePointAt(matchIndex);
+  return matchIndex + (codePoint !== undefined && codePoint > 0xffff ? 2 : 1);
 }
 
 function overlaps(a: LinkifierMatch, b: LinkifierMatch): boolean {

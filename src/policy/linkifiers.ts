@@ -109,6 +109,8 @@ function checkTemplateVariables(template: string, groups: Set<string>, requireAl
 
 /** Checks a linkifier as Zulip's RealmFilter.clean does. */
 export function checkLinkifier(input: LinkifierInput): void {
+  // Zulip's RealmFilter.pattern is a required model field: full_clean() refuses a blank one.
+  if (input.pattern.trim() === "") throw new ApiError("This field cannot be blank.");
   const regex = compilePattern(input.pattern);
   const groups = namedGroups(input.pattern);
   if (input.reverseTemplate !== null && input.exampleInput === null) {

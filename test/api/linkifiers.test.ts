@@ -67,6 +67,9 @@ for (const kind of STORE_KINDS) {
         [{ pattern: "x(?P<id>[0-9]+)", url_template: "https://example.com/{id}", alternative_url_templates: ["https://e.com/{other}"] }, "Group 'other' in URL template is not present in linkifier pattern."],
         [{ pattern: "x(?P<id>[0-9]+)", url_template: "https://example.com/{id}", alternative_url_templates: ["https://e.com/{id"] }, "Invalid URL template."],
         [ISSUE, "Realm filter with this Realm and Pattern already exists."],
+        // Zulip's model refuses a blank pattern (issue 22: an empty one matched everywhere).
+        [{ pattern: "", url_template: "https://example.com/" }, "This field cannot be blank."],
+        [{ pattern: "  ", url_template: "https://example.com/" }, "This field cannot be blank."],
         [{ pattern: "x(?P<id>[0-9]+)" }, "Missing 'url_template' argument"],
       ];
       for (const [params, msg] of cases) {

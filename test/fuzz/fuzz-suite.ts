@@ -14,6 +14,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { getHeapStatistics } from "node:v8";
 import fc from "fast-check";
 import { ENDPOINTS } from "../../src/api/index.js";
 import { EXTERNAL_HOST } from "../helpers/fixtures.js";
@@ -46,12 +47,22 @@ const CONSUMING = new Set([
   "DELETE /messages/:message_id",
 ]);
 
+/**
+ * The most the suite's heap (the in-process server and the generator together) may reach. A run
+ * peaks near 400 MiB; the bound leaves room for V8's collection timing and fails long before the
+ * 4 GiB heap limit, where a request that makes the server allocate without bound used to abort
+ * the whole test process instead of failing one test (issue 22).
+ */
+const HEAP_BOUND_MIB = 1_536;
+const heapMiB = () => Math.round(getHeapStatistics().used_heap_size / 2 ** 20);
+
 /** The fuzz suite on one store; each store has a test file of its own, so that they run in parallel. */
 export function fuzzSuite(kind: StoreKind): void {
   describe(`API fuzzing [${kind}]`, () => {
     let fuzz: FuzzApp;
     let realm: FuzzRealm | undefined;
     let realms = 0;
+    let peakHeap = { mib: heapMiB(), at: "start" };
     before(async () => {
       fuzz = await openFuzzApp(kind);
     });
@@ -67,6 +78,9 @@ export function fuzzSuite(kind: StoreKind): void {
     for (const ep of selected) {
       it(endpointLabel(ep), async (t) => {
         const started = Date.now();
+        // What earlier endpoints published or logged is no longer compared against: let it go.
+        fuzz.events.length = 0;
+        fuzz.errorLog.length = 0;
         realm ??= await createFuzzRealm(fuzz.app, fuzz.deps, `fz${realms++}`, EXTERNAL_HOST);
         const current = realm;
         const op = openapi.find(ep.method, ep.path);
@@ -80,6 +94,9 @@ export function fuzzSuite(kind: StoreKind): void {
             fc.asyncProperty(requests, async (req) => {
               const { problems, succeeded } = await checkRequest(fuzz, current, ep, req, op, settings.timeoutMs);
               if (succeeded) repairs += await repairCast(fuzz.deps, current);
+              const heap = heapMiB();
+              if (heap > peakHeap.mib) peakHeap = { mib: heap, at: endpointLabel(ep) };
+              if (heap > HEAP_BOUND_MIB) problems.push(`heap at ${heap} MiB after this request, past the suite's bound of ${HEAP_BOUND_MIB} MiB`);
               if (problems.length > 0) throw new Error(problems.join("\n"));
             }),
             { numRuns: settings.runs, seed },
@@ -92,8 +109,13 @@ export function fuzzSuite(kind: StoreKind): void {
         } finally {
           if (CONSUMING.has(endpointLabel(ep))) realm = undefined;
         }
-        t.diagnostic(`${settings.runs} runs in ${Date.now() - started} ms, seed ${seed}, ${repairs} cast repairs${op ? "" : ", not in the OpenAPI document"}`);
+        t.diagnostic(`${settings.runs} runs in ${Date.now() - started} ms, seed ${seed}, ${repairs} cast repairs, heap ${heapMiB()} MiB${op ? "" : ", not in the OpenAPI document"}`);
       });
     }
+
+    it(`keeps its heap under ${HEAP_BOUND_MIB} MiB`, (t) => {
+      t.diagnostic(`peak heap [${kind}]: ${peakHeap.mib} MiB (during ${peakHeap.at}), bound ${HEAP_BOUND_MIB} MiB`);
+      assert.ok(peakHeap.mib <= HEAP_BOUND_MIB, `peak heap ${peakHeap.mib} MiB during ${peakHeap.at}`);
+    });
   });
 }

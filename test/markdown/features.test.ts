@@ -52,6 +52,28 @@ describe("linkifiers", () => {
     assert.equal(renderMarkdown("(unclosed", broken).html, "<p>(unclosed</p>");
   });
 
+  test("a pattern that matches the empty string ends at astral characters and links nothing empty (issue 22)", () => {
+    // An empty match at a surrogate pair used to restart inside the pair, which a `u` regex moves
+    // back to the pair's start: the same match forever, until the heap ran out.
+    const empty = [
+      { id: 1, pattern: "x*", url_template: "https://example.com/" },
+      { id: 2, pattern: "(?P<id>[0-9]*)", url_template: "https://example.com/{id}" },
+    ];
+    const ctx = buildMarkdownContext({ realmUrl: "https://x", linkifiers: empty });
+    for (const text of ["\u{F3696}\u{10FFFB}", "𓃱 x 😀", "😀", "a 😀x", "x"]) {
+      assert.deepEqual(
+        renderTopicLinks(text, empty).filter((l) => l.text === ""),
+        [],
+        JSON.stringify(text),
+      );
+      assert.doesNotMatch(renderMarkdown(text, ctx).html, /<a [^>]*><\/a>/);
+    }
+    assert.deepEqual(renderTopicLinks("😀 x 12", empty), [
+      { text: "x", url: "https://example.com/" },
+      { text: "12", url: "https://example.com/12" },
+    ]);
+  });
+
   test("topic links: linkifier matches and raw URLs, in order", () => {
     assert.deepEqual(renderTopicLinks("#1234 and #5678 at example.com/x, https://zulip.com", LINKIFIERS), [
       { text: "#1234", url: "https://trac.example.com/ticket/1234" },
