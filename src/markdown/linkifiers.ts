@@ -5,6 +5,7 @@
  * but "a#123" and "#123abc" do not. Linkifiers apply to message text outside code and links, and
  * to topic names (topic_links).
  */
+import RE2 from "re2";
 import { parseTemplate } from "url-template";
 import { urlAtStart } from "./autolink.js";
 import type { CompiledLinkifier, Linkifier } from "./types.js";
@@ -13,32 +14,29 @@ const BEFORE = "zulipLinkifierBefore";
 const MATCH = "zulipLinkifierMatch";
 const AFTER = "zulipLinkifierAfter";
 
-/** Python `re` syntax used in linkifier patterns, rewritten for JavaScript. */
-export function pythonRegexToJs(pattern: string): { source: string; flags: string } {
-  let flags = "";
-  let source = pattern.replace(/^\(\?([aiLmsux]+)\)/, (_, f: string) => {
-    if (f.includes("i")) flags += "i";
-    if (f.includes("s")) flags += "s";
-    if (f.includes("m")) flags += "m";
-    return "";
-  });
-  source = source
-    .replace(/\(\?P<([A-Za-z_][A-Za-z0-9_]*)>/g, "(?<$1>")
-    .replace(/\(\?P=([A-Za-z_][A-Za-z0-9_]*)\)/g, "\\k<$1>")
-    .replace(/\\A/g, "^")
-    .replace(/\\Z/g, "$");
-  return { source, flags };
+/**
+ * Compiles a linkifier pattern with RE2, as Zulip does (zerver/lib/markdown: linkifiers run on
+ * re2): matching takes time linear in the text whatever the pattern, so an administrator's
+ * `(a+)+!` cannot stall the process on a member's message (issue 16, F4). RE2 reads Zulip's
+ * syntax as it is (`(?P<name>…)`, `(?i)`, `\pL`) and refuses what it cannot run in linear time
+ * (lookaround, backreferences) with an Error whose message is RE2's reason.
+ */
+export function linkifierRegex(source: string, flags = ""): RE2 {
+  return new RE2(source, "u" + flags);
+}
+
+/**
+ * Zulip's prepare_linkifier_pattern: the pattern only matches at the start of the text, after
+ * whitespace (RE2's ASCII \s, NEL or any Unicode separator) or one of ' " ( , : <, and when no
+ * letter or digit follows.
+ */
+function wrapPattern(pattern: string): string {
+  return `(?P<${BEFORE}>^|\\s|\\x{85}|\\pZ|['"(,:<])(?P<${MATCH}>${pattern})(?P<${AFTER}>$|[^\\pL\\pN])`;
 }
 
 function compile(linkifier: Linkifier): CompiledLinkifier | null {
-  const { source, flags } = pythonRegexToJs(linkifier.pattern);
-  const wrapped = `(?<${BEFORE}>^|\\s|\\u0085|\\p{Z}|['"(,:<])(?<${MATCH}>${source})(?<${AFTER}>$|[^\\p{L}\\p{N}])`;
   try {
-    const regex = new RegExp(wrapped, "gu" + flags);
-    // Compiled on first use, when a pattern too large for V8 throws: do it here, inside the try.
-    regex.test("");
-    regex.lastIndex = 0;
-    return { regex, template: parseTemplate(linkifier.url_template) };
+    return { regex: linkifierRegex(wrapPattern(linkifier.pattern), "g"), template: parseTemplate(linkifier.url_template) };
   } catch {
     // An invalid pattern cannot have been saved through the API; skip it rather than fail every render.
     return null;

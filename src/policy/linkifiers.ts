@@ -1,11 +1,10 @@
 /**
- * Linkifier rules (spec 4.17): a valid regular expression in Python syntax (translated by
- * markdown/linkifiers to compile it here), an RFC 6570 URL template whose variables are exactly
- * the pattern's named groups, an example the pattern matches, and a reverse template that turns
+ * Linkifier rules (spec 4.17): a valid RE2 regular expression (Zulip's syntax, `(?P<name>…)`
+ * groups), an RFC 6570 URL template whose variables are exactly the pattern's named groups, an example the pattern matches, and a reverse template that turns
  * the example's groups back into the example (`{{` and `}}` are literal braces).
  */
 import { ApiError } from "../errors.js";
-import { pythonRegexToJs } from "../markdown/linkifiers.js";
+import { linkifierRegex } from "../markdown/linkifiers.js";
 
 export interface LinkifierInput {
   pattern: string;
@@ -15,24 +14,15 @@ export interface LinkifierInput {
   alternativeUrlTemplates: string[];
 }
 
-/** Zulip runs linkifiers with RE2, which has no lookaround and no backreferences. */
-const UNSUPPORTED = [
-  [/\(\?<?[=!]/, "invalid perl operator: (?="],
-  [/\\[1-9]|\(\?P=/, "invalid escape sequence: backreference"],
-] as const;
-
+/**
+ * Zulip's filter_pattern_validator: the pattern must compile with RE2 (no lookaround, no
+ * backreferences, RE2's size limits), reported with RE2's own reason.
+ */
 export function compilePattern(pattern: string): RegExp {
-  for (const [re, problem] of UNSUPPORTED) if (re.test(pattern)) throw new ApiError(`Bad regular expression: ${problem}`);
-  const { source, flags } = pythonRegexToJs(pattern);
   try {
-    const regex = new RegExp(source, "u" + flags);
-    // V8 compiles on first use: only then does a huge pattern fail ("Regular expression too
-    // large"), which would otherwise surface as a 500 when the example is checked (found by fuzzing).
-    regex.test("");
-    return regex;
+    return linkifierRegex(pattern);
   } catch (e) {
-    // V8's message repeats the whole pattern ("/…/u: reason"); the client has it, keep the reason.
-    throw new ApiError(`Bad regular expression: ${(e as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "")}`);
+    throw new ApiError(`Bad regular expression: ${(e as Error).message}`);
   }
 }
 

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { isValidUnicodeEmojiCode, unicodeEmojiByCode, unicodeEmojiByName } from "../../src/lib/emoji.js";
 import { buildMarkdownContext, renderMarkdown, renderTopicLinks } from "../../src/markdown/index.js";
-import { pythonRegexToJs } from "../../src/markdown/linkifiers.js";
 import { fixtureContext, LINKIFIERS } from "./fixtures.js";
 
 const ctx = fixtureContext();
@@ -35,8 +34,9 @@ describe("linkifiers", () => {
     assert.equal(render("[see #1234](https://example.com)").html, '<p><a href="https://example.com">see #1234</a></p>');
   });
 
-  test("Python regex syntax is translated", () => {
-    assert.deepEqual(pythonRegexToJs("(?i)(?P<org>[a-z]+)/(?P=org)\\Z"), { source: "(?<org>[a-z]+)/\\k<org>$", flags: "i" });
+  test("Zulip's RE2 syntax: (?P<name>…) groups, inline flags, Unicode classes", () => {
+    const flags = buildMarkdownContext({ realmUrl: "https://x", linkifiers: [{ id: 1, pattern: "(?i)T-(?P<id>\\pN+)", url_template: "https://t/{id}" }] });
+    assert.equal(renderMarkdown("see t-٣٤", flags).html, '<p>see <a href="https://t/%D9%A3%D9%A4">t-٣٤</a></p>');
     const custom = buildMarkdownContext({
       realmUrl: "https://chat.example.com",
       linkifiers: [{ id: 1, pattern: "(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>[0-9]+)", url_template: "https://github.com/{org}/{repo}/pull/{id}" }],
@@ -45,6 +45,16 @@ describe("linkifiers", () => {
       renderMarkdown("see zulip/zulip#42", custom).html,
       '<p>see <a href="https://github.com/zulip/zulip/pull/42">zulip/zulip#42</a></p>',
     );
+  });
+
+  test("a catastrophic-backtracking pattern runs in linear time (issue 16, F4)", () => {
+    // V8 took 8-11 s on 31 a's; each extra "a" doubled it. RE2 has no backtracking: at 100,000
+    // characters this would never finish on a backtracking engine.
+    const evil = [{ id: 1, pattern: "(?P<id>(a+)+)!", url_template: "https://x/{id}" }];
+    const ctx = buildMarkdownContext({ realmUrl: "https://x", linkifiers: evil });
+    assert.equal(renderMarkdown("a".repeat(100_000) + "b", ctx).html, `<p>${"a".repeat(100_000)}b</p>`);
+    assert.deepEqual(renderTopicLinks("a".repeat(60) + "b", evil), []);
+    assert.deepEqual(renderTopicLinks("aaa!", evil), [{ text: "aaa!", url: "https://x/aaa" }]);
   });
 
   test("an invalid pattern is skipped instead of breaking rendering", () => {
