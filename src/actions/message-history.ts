@@ -7,7 +7,7 @@
 import { accessMessage } from "../access/messages.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
-import { highlightHtmlDifferences } from "../lib/html-diff.js";
+import { DiffBudget, highlightHtmlDifferences } from "../lib/html-diff.js";
 import { MESSAGE_TYPE } from "../lib/present-message.js";
 import { displayTopic } from "../lib/topics.js";
 import { readTx } from "../store/db.js";
@@ -30,6 +30,7 @@ export async function getMessageHistory(
   let rendered = message.rendered_content;
   let topic = shown(message.subject);
   const newestFirst: Record<string, unknown>[] = [];
+  const diffBudget = new DiffBudget();
   for (const edit of [...(await getEditsForMessages(tx, [message.id]))].reverse()) {
     const snapshot: Record<string, unknown> = { content, rendered_content: rendered, timestamp: edit.timestamp, topic, user_id: edit.user_id };
     if (edit.prev_topic !== null) {
@@ -41,7 +42,7 @@ export async function getMessageHistory(
       Object.assign(snapshot, {
         prev_content: edit.prev_content,
         prev_rendered_content: prevRendered,
-        content_html_diff: highlightHtmlDifferences(prevRendered, rendered),
+        content_html_diff: highlightHtmlDifferences(prevRendered, rendered, diffBudget),
       });
       content = edit.prev_content;
       rendered = prevRendered;
