@@ -54,6 +54,12 @@ export function normalizeContent(raw: string): string {
   const content = raw.trimEnd();
   if (content.trim() === "") throw new ApiError("Message must not be empty");
   if (content.includes("\u0000")) throw new ApiError("Message must not contain null bytes");
+  return truncateContent(content);
+}
+
+/** Zulip's truncate_content: past MAX_MESSAGE_LENGTH characters, the end gives way to a marker. */
+export function truncateContent(content: string): string {
+  if (content.length <= MAX_MESSAGE_LENGTH) return content;
   const chars = [...content];
   if (chars.length <= MAX_MESSAGE_LENGTH) return content;
   const marker = "\n[message truncated]";

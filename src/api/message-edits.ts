@@ -7,6 +7,7 @@ import { checkUpdateMessage } from "../actions/edit-message.js";
 import { checkMarkAllAsRead, checkMarkChannelAsRead, checkUpdateMessageFlags } from "../actions/flags.js";
 import { getMessageHistory } from "../actions/message-history.js";
 import { renderContent } from "../actions/render.js";
+import { truncateContent } from "../actions/send-message.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import { readTx } from "../store/db.js";
@@ -118,7 +119,8 @@ export const renderMessage = endpoint({
       realm: ctx.realm,
       externalHost: ctx.deps.config.externalHost,
       senderId: ctx.user.id,
-      content: params.content,
+      // Rendered as it would be sent: truncated like a message (an 8 MB preview took 13 s, issue 16 F3).
+      content: truncateContent(params.content),
     });
     return { rendered: rendered.html };
   },

@@ -220,5 +220,13 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(res.body, { result: "success", msg: "", rendered: "<p><strong>foo</strong></p>" });
       assertError(await t.as("hamlet").post("/messages/render", {}), "Missing 'content' argument", "REQUEST_VARIABLE_MISSING");
     });
+
+    it("renders over-long previews as they would be sent: truncated (issue 16, F3)", async () => {
+      // 1 MB of emphasis took seconds of the only thread; only what a message can hold is rendered.
+      const res = await t.as("hamlet").post("/messages/render", { content: "*a* ".repeat(250_000) });
+      assert.equal(res.status, 200);
+      assert.ok(res.body.rendered.length < 40 * 10_000, `${res.body.rendered.length} characters`);
+      assert.match(res.body.rendered, /\[message truncated\]<\/p>$/);
+    });
   });
 }
