@@ -6,6 +6,7 @@
  * Every error is 400 BAD_NARROW "Invalid narrow operator: {desc}" (with `desc` in the body).
  */
 import { ApiError } from "../errors.js";
+import { parseSearchText } from "./search-highlight.js";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "./topics.js";
 
 export type NarrowOperator =
@@ -41,6 +42,17 @@ export const HAS_OPERANDS = ["attachment", "image", "link", "reaction"] as const
 export type IsOperand = (typeof IS_OPERANDS)[number];
 export type HasOperand = (typeof HAS_OPERANDS)[number];
 
+/**
+ * Bounds on the work one narrow can ask for (issue 16, F2 and F13): each term is a condition in
+ * the query (1,000 negated topics overflowed SQLite's expression depth and PostgreSQL's stack),
+ * and each search word a full-text term (50,000 words took 6 s of SQLite's single connection).
+ * Zulip sets none; no client sends anywhere near these.
+ */
+export const MAX_NARROW_TERMS = 100;
+export const MAX_SEARCH_WORDS = 100;
+export const MAX_DM_OPERAND_USERS = 1_000;
+export const MAX_OPERAND_LENGTH = 10_000;
+
 export const badNarrow = (desc: string) => new ApiError(`Invalid narrow operator: ${desc}`, "BAD_NARROW", 400, { desc });
 
 export const badNarrowCombination = (desc: string) =>
@@ -65,16 +77,22 @@ const ID_OPERATORS: ReadonlySet<string> = new Set(["channel", "id", "sender", "g
 
 function checkOperand(operator: string, operand: unknown): Operand {
   const isInt = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v);
+  if (typeof operand === "string" && operand.length > MAX_OPERAND_LENGTH) throw badNarrow(`operand is longer than ${MAX_OPERAND_LENGTH} characters`);
   if (ID_OPERATORS.has(operator)) {
     if (typeof operand === "string" || isInt(operand)) return operand;
     throw badNarrow("operand is not a string or integer");
   }
   if (operator === "dm") {
+    if (Array.isArray(operand) && operand.length > MAX_DM_OPERAND_USERS) throw badNarrow(`dm operand lists more than ${MAX_DM_OPERAND_USERS} users`);
     if (typeof operand === "string" || (Array.isArray(operand) && operand.every(isInt))) return operand as Operand;
     throw badNarrow("operand is not a string or an integer list");
   }
   if (typeof operand !== "string") throw badNarrow("operand is not a string");
   if (operator === "search" && operand.trim() === "") throw badNarrow("operand cannot be blank.");
+  if (operator === "search") {
+    const { words, phrases } = parseSearchText(operand);
+    if (words.length + phrases.length > MAX_SEARCH_WORDS) throw badNarrow(`search operand has more than ${MAX_SEARCH_WORDS} words`);
+  }
   return operand;
 }
 
@@ -163,6 +181,7 @@ export function isDmNarrow(terms: readonly NarrowTerm[]): boolean {
  */
 export function parseNarrow(raw: unknown): NarrowTerm[] {
   if (!Array.isArray(raw)) throw badNarrow("narrow is not a list");
+  if (raw.length > MAX_NARROW_TERMS) throw badNarrow(`narrow has more than ${MAX_NARROW_TERMS} terms`);
   const terms = raw.map((item) => normaliseTerm(parseTerm(item)));
   if (terms.some(isChannelTerm) && terms.some(isDmTerm)) {
     throw badNarrow("No message can be both a channel message and direct message");

@@ -225,6 +225,24 @@ for (const kind of STORE_KINDS) {
       await bad([["search", ""]], "operand cannot be blank.");
     });
 
+    it("bounds the work of one narrow: terms, search words, operand length (issue 16, F2, F13)", async () => {
+      // At the limits both stores answer (1,000 negated topics was a 500 on both).
+      const topics = Array.from({ length: 99 }, (_, i) => neg("topic", `t${i}`));
+      const inVerona = [{ operator: "channel", operand: "Verona" }];
+      await check([...inVerona, ...topics], await narrowIds(t, "hamlet", inVerona));
+      const hundredWords = Array.from({ length: 99 }, (_, i) => `w${i}`).join(" ") + " lunch";
+      await check([{ operator: "search", operand: hundredWords }], []);
+      await bad([...topics, neg("topic", "a"), neg("topic", "b")], "narrow has more than 100 terms");
+      await bad([{ operator: "search", operand: `${hundredWords} one` }], "search operand has more than 100 words");
+      await bad([{ operator: "search", operand: Array.from({ length: 50_000 }, (_, i) => `w${i}`).join(" ") }], "operand is longer than 10000 characters");
+      await bad([{ operator: "dm", operand: Array.from({ length: 1_001 }, (_, i) => i + 1) }], "dm operand lists more than 1000 users");
+      for (const path of ["/messages/matches_narrow", "/messages/flags/narrow"]) {
+        const params = { narrow: [{ operator: "search", operand: `${hundredWords} one` }], msg_ids: [m.lunch1], anchor: "newest", num_before: 1, num_after: 0, op: "add", flag: "read" };
+        const res = path.includes("flags") ? await t.as("hamlet").post(path, params) : await t.as("hamlet").get(path, params);
+        assertError(res, "BAD_NARROW", "Invalid narrow operator: search operand has more than 100 words");
+      }
+    });
+
     it("refuses channel terms together with direct-message terms", async () => {
       await bad([["channel", "Verona"], ["is", "dm"]], "No message can be both a channel message and direct message");
       await bad([["bogus", "x"]], "unknown operator bogus");
