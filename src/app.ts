@@ -39,8 +39,9 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     logger: opts.logger === false ? false : loggerOptions(deps.config, opts.logger === true ? {} : opts.logger),
     bodyLimit: opts.bodyLimit ?? MAX_BODY_BYTES,
     genReqId: () => randomUUID(),
-    // Zulip clients send arbitrary Host headers (subdomains); trust the proxy's X-Forwarded-For.
-    trustProxy: true,
+    // X-Forwarded-* only from the configured proxies (TRUSTED_PROXIES): a client's own header
+    // would otherwise choose the address its rate limits count against.
+    trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
   });
   await app.register(formbody);
   await app.register(multipart, { limits: MULTIPART_LIMITS });

@@ -2,6 +2,7 @@
  * Typed configuration. This is the only module that reads `process.env` (house rule); everything
  * else receives a `Config` through `buildApp(deps)` or the CLI.
  */
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 
 export interface JwtKeyConfig {
@@ -48,6 +49,13 @@ export interface Config {
   sessionCookieSecure: boolean | null;
   /** Each realm's upload quota in MiB (env `UPLOAD_QUOTA_MIB`, Zulip's upload_quota_mib); null: unlimited. */
   uploadQuotaMib: number | null;
+  /**
+   * Proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are believed (env `TRUSTED_PROXIES`:
+   * comma-separated addresses, CIDR ranges or `loopback`, `linklocal`, `uniquelocal`). Empty, the
+   * default: the connection's own address counts, so no client can pick the address its rate
+   * limits and logs are keyed on (issue 16, F7). Behind nginx on the same box: `loopback`.
+   */
+  trustedProxies: string[];
 }
 
 export interface S3Config {
@@ -81,6 +89,22 @@ function intFromEnv(name: string, value: string | undefined, fallback: number): 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${value}`);
   return n;
+}
+
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function parseTrustedProxies(value: string | undefined): string[] {
+  const entries = (value ?? "").split(",").map((e) => e.trim()).filter((e) => e !== "");
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split("/");
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (!PROXY_RANGE_NAMES.has(entry) && (family === 0 || !validBits || extra !== undefined)) {
+      throw new Error(`TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`);
+    }
+  }
+  return entries;
 }
 
 function parseSessionCookieSecure(value: string | undefined): boolean | null {
@@ -135,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     invitationLinkValidityMinutes: intFromEnv("INVITATION_LINK_VALIDITY_MINUTES", env.INVITATION_LINK_VALIDITY_MINUTES, 14400),
     sessionCookieSecure: parseSessionCookieSecure(env.SESSION_COOKIE_SECURE),
     uploadQuotaMib: env.UPLOAD_QUOTA_MIB ? intFromEnv("UPLOAD_QUOTA_MIB", env.UPLOAD_QUOTA_MIB, 0) : null,
+    trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
   };
 }
 

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createTestRealm, PASSWORD, type TestRealm } from "../helpers/fixtures.js";
 import { checkRate, MemoryRateCounter } from "../../src/http/rate-limit.js";
+import { loadConfig } from "../../src/config.js";
 
 describe("rate limiting", () => {
   let t: TestRealm;
@@ -36,6 +37,31 @@ describe("rate limiting", () => {
     let status = 0;
     for (let i = 0; i < 101; i++) status = (await t.as(null).get("/server_settings")).status;
     assert.equal(status, 429);
+  });
+
+  it("counts the connection's address, not a client's X-Forwarded-For, unless the proxy is trusted (issue 16, F7)", async () => {
+    t.clock.seconds += 3600;
+    const spoofed = async (realm: TestRealm, i: number) =>
+      (await realm.app.inject({ method: "GET", url: "/api/v1/server_settings", headers: { host: realm.host, "x-forwarded-for": `203.0.113.${i % 250}, 10.0.0.${i % 250}` } })).statusCode;
+    const statuses = [];
+    for (let i = 0; i < 101; i++) statuses.push(await spoofed(t, i));
+    assert.equal(statuses.at(-1), 429, "a spoofed header does not make a new address");
+    const behindProxy = await createTestRealm("sqlite", { rateLimiting: true, trustedProxies: ["loopback"] });
+    try {
+      const trusted = [];
+      for (let i = 0; i < 101; i++) trusted.push(await spoofed(behindProxy, i % 2 === 0 ? i : 1_000 + i));
+      assert.deepEqual(new Set(trusted), new Set([200]), "a trusted proxy's header names the client");
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+  it("reads TRUSTED_PROXIES as addresses, ranges or proxy-addr's names, and names the setting when wrong", () => {
+    assert.deepEqual(loadConfig({}).trustedProxies, []);
+    assert.deepEqual(loadConfig({ TRUSTED_PROXIES: "10.0.0.0/8, loopback,::1, fd00::/8" }).trustedProxies, ["10.0.0.0/8", "loopback", "::1", "fd00::/8"]);
+    for (const bad of ["nginx", "10.0.0.0/33", "10.0.0.1/8/2", "::1/129"]) {
+      assert.throws(() => loadConfig({ TRUSTED_PROXIES: bad }), new RegExp(`^Error: TRUSTED_PROXIES: "${bad.replace(/[/.]/g, "\\$&")}" is not an IP address`));
+    }
   });
 
   it("locks a username after 5 failed logins in 30 minutes, even for the right password", async () => {
