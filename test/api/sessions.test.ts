@@ -66,7 +66,14 @@ for (const kind of STORE_KINDS) {
 
     it("marks the cookie Secure over HTTPS, or as configured", async () => {
       const hamlet = { username: "hamlet@zulip.test", password: PASSWORD };
-      assert.match((await login(t, hamlet, { "x-forwarded-proto": "https" })).cookie ?? "", /; Secure$/);
+      // X-Forwarded-Proto counts only from a trusted proxy (TRUSTED_PROXIES).
+      assert.doesNotMatch((await login(t, hamlet, { "x-forwarded-proto": "https" })).cookie ?? "", /Secure/);
+      const behindProxy = await createUploadRealm(kind, { trustedProxies: ["loopback"] });
+      try {
+        assert.match((await login(behindProxy, hamlet, { "x-forwarded-proto": "https" })).cookie ?? "", /; Secure$/);
+      } finally {
+        await behindProxy.close();
+      }
       const { config } = t.deps;
       try {
         config.sessionCookieSecure = true;
