@@ -7,7 +7,7 @@ import { systemClock, type AppDeps } from "./deps.js";
 import { createEventSystem } from "./events/setup.js";
 import { PresenceService } from "./actions/presence.js";
 import { startUnclaimedAttachmentCleanup } from "./uploads/cleanup.js";
-import { MemoryRateCounter, createRateCounter } from "./http/rate-limit.js";
+import { MemoryRateCounter, createRateCounter } from "./lib/rate-limiter.js";
 import { realmUrl } from "./lib/realm-url.js";
 import { openStore, readTx } from "./store/db.js";
 import { getDeploymentId } from "./store/deployment.js";

@@ -12,7 +12,7 @@ import {
   userDeactivated,
 } from "../errors.js";
 import { generateApiKey, hashPassword, verifyPassword } from "../lib/secrets.js";
-import { RATE_LIMIT_RULES, checkRate } from "../http/rate-limit.js";
+import { RATE_LIMIT_RULES, reserveAttempt } from "../lib/rate-limiter.js";
 import { readTx, transaction } from "../store/db.js";
 import { insertAuditLog } from "../store/realms.js";
 import type { RealmRow, UserRow } from "../store/types.js";
@@ -29,20 +29,22 @@ function decoy(): Promise<string> {
 export async function checkFetchApiKey(deps: AppDeps, realm: RealmRow, username: string, password: string): Promise<UserRow> {
   if (!realm.password_auth_enabled) throw passwordAuthDisabled();
   if (realm.deactivated) throw realmDeactivated();
-  // authenticate_by_username: 5 failed attempts per 30 minutes per username (zulip-facts section c).
-  const limitKey = `auth:${realm.id}:${username.trim().toLowerCase()}`;
+  // authenticate_by_username: 5 failed attempts per 30 minutes per account (zulip-facts section
+  // c). The account is found first, by the same comparison as the lookup (the database's
+  // lower()), so every spelling of one address shares one budget (issue 16, F10); each attempt
+  // reserves a slot before the password is checked and gives it back only on success, so
+  // concurrent guesses cannot all slip through (F9).
+  const user = await getUserByDeliveryEmail(readTx(deps.store), realm.id, username.trim());
+  const limitKey = user ? `auth:user:${user.id}` : `auth:${realm.id}:${username.trim().toLowerCase()}`;
   const rules = RATE_LIMIT_RULES.authenticate_by_username;
   const now = deps.clock.now();
   if (deps.rateLimiter) {
-    const d = await checkRate(deps.rateLimiter, limitKey, rules, now, false);
+    const d = await reserveAttempt(deps.rateLimiter, limitKey, rules, now);
     if (!d.allowed) throw rateLimited(d.retryAfter);
   }
-  const user = await getUserByDeliveryEmail(readTx(deps.store), realm.id, username.trim());
   const ok = await verifyPassword(user?.password_hash ?? (await decoy()), password);
-  if (!user || !ok || user.is_bot) {
-    if (deps.rateLimiter) await deps.rateLimiter.hit(limitKey, rules, now, true);
-    throw authenticationFailed();
-  }
+  if (!user || !ok || user.is_bot) throw authenticationFailed();
+  if (deps.rateLimiter) await deps.rateLimiter.release(limitKey, rules, now);
   if (!user.is_active) throw userDeactivated();
   return user;
 }

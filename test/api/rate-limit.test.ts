@@ -1,9 +1,11 @@
 /** Rate limits (zulip-facts section c): api_by_user, api_by_ip, authenticate_by_username. */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createTestRealm, PASSWORD, type TestRealm } from "../helpers/fixtures.js";
-import { checkRate, MemoryRateCounter } from "../../src/http/rate-limit.js";
-import { loadConfig } from "../../src/config.js";
+import { createTestRealm, formEncode, PASSWORD, type TestRealm } from "../helpers/fixtures.js";
+import { STORE_KINDS } from "../helpers/stores.js";
+import { checkRate, MemoryRateCounter, RedisRateCounter, reserveAttempt } from "../../src/lib/rate-limiter.js";
+import { newRedisClient, redisNamespace } from "../../src/lib/redis-keys.js";
+import { loadConfig, testStoreUrls } from "../../src/config.js";
 
 describe("rate limiting", () => {
   let t: TestRealm;
@@ -80,6 +82,24 @@ describe("rate limiting", () => {
     assert.equal(ok.status, 200);
   });
 
+  it("counts concurrent failed logins before checking them, a correct password included (issue 16, F9)", async () => {
+    t.clock.seconds += 3600;
+    const attempt = (password: string, i: number) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/v1/fetch_api_key",
+        // A different address each, as a botnet would: only the per-account budget stands.
+        headers: { host: t.host, "content-type": "application/x-www-form-urlencoded" },
+        payload: formEncode({ username: "othello@zulip.test", password }),
+        remoteAddress: `198.51.100.${i}`,
+      });
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => attempt(i === 30 ? PASSWORD : "wrong", i)));
+    const statuses = burst.map((r) => r.statusCode);
+    assert.ok(statuses.filter((s) => s === 401).length <= 5, `${statuses.filter((s) => s === 401).length} wrong passwords were checked`);
+    assert.equal(statuses.filter((s) => s === 429).length >= 34, true, statuses.join(" "));
+    assert.equal(statuses[30], 429, "the correct password came after five failures had been counted");
+  });
+
   it("applies the tightest of several windows", async () => {
     const counter = new MemoryRateCounter();
     const rules = [{ windowSeconds: 60, max: 3 }, { windowSeconds: 3600, max: 4 }];
@@ -89,5 +109,52 @@ describe("rate limiting", () => {
     assert.ok((await checkRate(counter, "k", rules, now + 60)).allowed === false, "hour window already spent");
     counter.sweep(now + 7200);
     assert.ok((await checkRate(counter, "k", rules, now + 7200)).allowed);
+  });
+});
+
+for (const kind of STORE_KINDS) {
+  describe(`failed logins are counted per account, however the address is spelled [${kind}] (issue 16, F10)`, () => {
+    let t: TestRealm;
+    before(async () => {
+      t = await createTestRealm(kind, { rateLimiting: true });
+    });
+    after(() => t.close());
+
+    it("shares one budget between every spelling the lookup accepts", async () => {
+      const spellings = ["cordelia@zulip.test", "CORDELIA@zulip.test", "Cordelia@Zulip.Test", " cordelia@ZULIP.TEST", "cOrDeLiA@zUlIp.TeSt"];
+      for (const username of spellings) {
+        const res = await t.as(null, { host: t.host }).post("/fetch_api_key", { username, password: "wrong" });
+        assert.equal(res.status, 401, username);
+      }
+      const sixth = await t.as(null).post("/fetch_api_key", { username: "CoRdElIa@zulip.test", password: PASSWORD });
+      assert.equal(sixth.status, 429);
+    });
+  });
+}
+
+describe("the Redis counter reserves and releases like the memory one", { skip: testStoreUrls().redis ? false : "REDIS_URL is not set" }, () => {
+  it("counts, releases within the window, and never leaves a key behind a window that ended", async () => {
+    const redis = newRedisClient(testStoreUrls().redis!, { maxRetriesPerRequest: 2 });
+    const namespace = redisNamespace(`test-${process.pid}-${Date.now()}`);
+    try {
+      const counters = [new MemoryRateCounter(), new RedisRateCounter(redis, namespace)];
+      const rules = [{ windowSeconds: 60, max: 2 }];
+      for (const counter of counters) {
+        const now = 6_000;
+        const decisions = [];
+        for (let i = 0; i < 3; i++) decisions.push((await reserveAttempt(counter, "k", rules, now)).allowed);
+        assert.deepEqual(decisions, [true, true, false], counter.constructor.name);
+        await counter.release("k", rules, now);
+        assert.equal((await reserveAttempt(counter, "k", rules, now)).allowed, true, counter.constructor.name);
+        // A release for a window nobody hit creates nothing.
+        await counter.release("k", rules, now + 60);
+        assert.deepEqual(await counter.hit("k", rules, now + 60, false), [{ count: 0, reset: now + 120 }]);
+      }
+      assert.deepEqual(await redis.keys(`${namespace}*`).then((keys) => keys.length), 1);
+    } finally {
+      const keys = await redis.keys(`${namespace}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    }
   });
 });

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { SESSION_SECONDS } from "../../src/actions/sessions.js";
-import { MemoryRateCounter } from "../../src/http/rate-limit.js";
+import { MemoryRateCounter } from "../../src/lib/rate-limiter.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { updateRealm } from "../../src/store/realms.js";
 import { formEncode, PASSWORD, type UserName } from "../helpers/fixtures.js";

@@ -10,7 +10,7 @@ import { loadConfig, type Config } from "../../src/config.js";
 import type { AppDeps, Clock } from "../../src/deps.js";
 import { transaction, type Store } from "../../src/store/db.js";
 import { PresenceService } from "../../src/actions/presence.js";
-import { MemoryRateCounter } from "../../src/http/rate-limit.js";
+import { MemoryRateCounter } from "../../src/lib/rate-limiter.js";
 import { LocalEventBus, type ChatEvent } from "../../src/events/bus.js";
 import { QueueRegistry } from "../../src/events/registry.js";
 import { getRealmById } from "../../src/store/realms.js";
