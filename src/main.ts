@@ -19,6 +19,9 @@ const QUEUE_GC_INTERVAL_MS = 60_000;
 const PRESENCE_FLUSH_INTERVAL_MS = 2_000;
 
 async function main(): Promise<void> {
+  // Everything the server creates (SQLite files, uploads, saved queues, credentials) is the
+  // service user's alone: they hold password hashes, API keys and private files (issue 16, F12).
+  process.umask(0o077);
   const config = loadConfig();
   const store = openStore(config.databaseUrl, { backgroundCheckpoints: true });
   await migrateToLatest(store);
@@ -35,14 +38,10 @@ async function main(): Promise<void> {
   };
   const created = await ensureInitialRealm(deps, realmUrl(config.externalHost, ""));
   if (created) {
+    // The secrets stay in the 0600 file: logs are often collected and kept elsewhere (issue 16, F16).
     console.log(
-      [
-        "Created the organization on the root domain. Log in with:",
-        `  email:    ${created.email}`,
-        `  password: ${created.password}`,
-        `  API key:  ${created.api_key}`,
-        `(also saved to ${config.varDir}/initial-credentials.json, readable only by you)`,
-      ].join("\n"),
+      `Created the organization on the root domain with owner ${created.email}; ` +
+        `its password and API key are in ${join(config.varDir, "initial-credentials.json")} (readable only by you)`,
     );
   }
   // Queues saved by the previous process on this port come back, so clients keep polling them.

@@ -88,4 +88,6 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Backups, stores and credentials the commands create are the operator's alone (issue 16, F12).
+process.umask(0o077);
 main(process.argv.slice(2)).then((code) => process.exit(code));

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -92,6 +92,8 @@ for (const kind of STORE_KINDS) {
 
       const backup = await manageJson(env, ["backup", archive]);
       assert.deepEqual({ ...backup, archive_bytes: typeof backup.archive_bytes }, { backup: archive, dialect: kind, archive_bytes: "number", upload_files: 1 });
+      // It holds password hashes and API keys: the operator's alone (issue 16, F12).
+      assert.equal(statSync(archive).mode & 0o077, 0, `archive mode ${(statSync(archive).mode & 0o777).toString(8)}`);
       const members = execFileSync("tar", ["-tf", archive], { encoding: "utf8" }).split("\n");
       assert.ok(members.includes("uploads/1/ab/photo.png"), members.join(" "));
       assert.equal(members.some((m) => m.includes(".tus")), false, "uploads in progress are left out");

@@ -58,15 +58,19 @@ export interface ServerProcess {
   exited: Promise<Exit>;
   /** Sends `signal` and waits for the exit. */
   stop(signal: NodeJS.Signals): Promise<Exit>;
+  /** What the process printed on stdout so far (kept only when started with `captureStdout`). */
+  stdout(): string;
 }
 
 /** Starts `src/main.ts` on `port` and waits until it answers; its stderr goes to ours. */
-export async function startServer(port: number, env: Record<string, string>): Promise<ServerProcess> {
+export async function startServer(port: number, env: Record<string, string>, options: { captureStdout?: boolean } = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...NODE_ARGS, "src/main.ts"], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "warn", RATE_LIMITING: "off", ...env, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", options.captureStdout ? "pipe" : "ignore", "inherit"],
   });
+  let printed = "";
+  child.stdout?.on("data", (d) => (printed += d));
   const exited = new Promise<Exit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   const server: ServerProcess = {
     child,
@@ -76,6 +80,7 @@ export async function startServer(port: number, env: Record<string, string>): Pr
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
+    stdout: () => printed,
   };
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`the server on port ${port} exited with code ${child.exitCode}`);
