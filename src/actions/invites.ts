@@ -16,7 +16,7 @@ import { insertAuditLog } from "../store/realms.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { getUsersByEmails, listActiveAdminIds } from "../store/users.js";
 import { checkInviter, checkInviteTargets, type CheckedInvite, type InviteRequest } from "./invite-checks.js";
-import { NOTIFICATION_BOT_EMAIL } from "./notification-bot.js";
+import { NOTIFICATION_BOT_EMAIL } from "../policy/system-bots.js";
 
 /** Zulip's INVITES_DEFAULT_REALM_DAILY_MAX: invitation emails per realm per day unless realms.max_invites says otherwise. */
 export const INVITES_DEFAULT_REALM_DAILY_MAX = 100;

@@ -9,6 +9,7 @@ import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { Membership } from "../policy/group-settings.js";
 import { BOT_TYPE, ROLE } from "../policy/roles.js";
+import { NOTIFICATION_BOT_EMAIL, NOTIFICATION_BOT_NAME } from "../policy/system-bots.js";
 import type { Tx } from "../store/db.js";
 import { getSubscriberIds, isSubscribed } from "../store/subscriptions.js";
 import type { ChannelRow, RealmRow, UserRow } from "../store/types.js";
@@ -18,9 +19,6 @@ import { doSendMessage, normalizeContent } from "./send-message.js";
 import { publishUserAdded } from "./user-events.js";
 import { doCreateUser } from "./users.js";
 
-/** The address Zulip's Notification Bot uses (clients recognise it in `cross_realm_bots`). */
-export const NOTIFICATION_BOT_EMAIL = "notification-bot@zulip.com";
-export const NOTIFICATION_BOT_NAME = "Notification Bot";
 const CLIENT = "Internal";
 
 /**

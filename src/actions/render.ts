@@ -5,14 +5,18 @@
 import { buildMarkdownContext, collectReferences, renderMarkdown, type RenderResult } from "../markdown/index.js";
 import { realmUrl } from "../lib/realm-url.js";
 import type { Tx } from "../store/db.js";
+import { Membership } from "../policy/group-settings.js";
+import { canSeeChannelMetadata } from "../policy/channels.js";
+import { isNotificationBot } from "../policy/system-bots.js";
 import {
-  getLinkableChannelsByNames,
+  getChannelsByNamesForUser,
   getLinkifiers,
   getNamedGroupsByNames,
   getRealmEmojiByNames,
   getUsersForMentions,
 } from "../store/render-refs.js";
 import type { RealmRow } from "../store/types.js";
+import { getUserById } from "../store/users.js";
 import { getUploadPreviews } from "./thumbnails.js";
 
 export interface RenderInput {
@@ -30,13 +34,29 @@ export function realmEmojiUrl(realmId: number, fileName: string): string {
   return `/user_avatars/${realmId}/emoji/images/${fileName}`;
 }
 
+/**
+ * Channels a `#**name**` link may resolve: those whose metadata the sender may see, as Zulip's
+ * mention backend does; a guest naming a public channel they are not in gets no link, so a
+ * render reveals no channel id the sender could not look up (issue 16, F15). Notification Bot's
+ * notices link every channel they name, as Zulip's cross-realm bot's do.
+ */
+async function linkableChannels(tx: Tx, realmId: number, senderId: number, names: readonly string[]) {
+  const candidates = await getChannelsByNamesForUser(tx, realmId, senderId, names);
+  if (candidates.length === 0) return [];
+  const sender = await getUserById(tx, realmId, senderId);
+  if (!sender) return [];
+  if (isNotificationBot(sender)) return candidates.map((c) => ({ id: c.id, name: c.name }));
+  const membership = await Membership.load(tx, sender);
+  return candidates.filter((c) => canSeeChannelMetadata({ membership, subscribed: c.subscribed }, c)).map((c) => ({ id: c.id, name: c.name }));
+}
+
 export async function renderContent(input: RenderInput): Promise<RenderResult> {
   const { tx, realm } = input;
   const refs = collectReferences(input.content);
   const [users, groups, channels, emoji, linkifiers, uploadPreviews] = await Promise.all([
     getUsersForMentions(tx, realm.id, refs.userNames, refs.userIds),
     getNamedGroupsByNames(tx, realm.id, refs.groupNames),
-    getLinkableChannelsByNames(tx, realm.id, input.senderId, refs.channelNames),
+    linkableChannels(tx, realm.id, input.senderId, refs.channelNames),
     getRealmEmojiByNames(tx, realm.id, refs.realmEmojiNames),
     getLinkifiers(tx, realm.id),
     getUploadPreviews(tx, realm.id, input.content),

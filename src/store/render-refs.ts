@@ -3,6 +3,7 @@ import { sql, type Selectable } from "kysely";
 import type { Tx } from "./db.js";
 import { prepared } from "./prepared.js";
 import type { DB } from "./schema.js";
+import type { ChannelRow } from "./types.js";
 
 export async function getUsersForMentions(tx: Tx, realmId: number, names: readonly string[], ids: readonly number[]) {
   if (names.length === 0 && ids.length === 0) return [];
@@ -31,10 +32,10 @@ export async function getNamedGroupsByNames(tx: Tx, realmId: number, names: read
   return rows.map((r) => ({ id: r.id, name: r.name as string, deactivated: r.deactivated }));
 }
 
-/** Channels by name that a user may link to: public ones, and private ones they are subscribed to. */
-export async function getLinkableChannelsByNames(tx: Tx, realmId: number, userId: number, names: readonly string[]) {
+/** Channels by name, each with whether `userId` is actively subscribed (actions decide who may link which). */
+export async function getChannelsByNamesForUser(tx: Tx, realmId: number, userId: number, names: readonly string[]): Promise<Array<ChannelRow & { subscribed: boolean }>> {
   if (names.length === 0) return [];
-  return tx.db
+  const rows = await tx.db
     .selectFrom("channels")
     .leftJoin("subscriptions", (join) =>
       join
@@ -42,11 +43,12 @@ export async function getLinkableChannelsByNames(tx: Tx, realmId: number, userId
         .on("subscriptions.user_id", "=", userId)
         .on("subscriptions.active", "=", true),
     )
-    .select(["channels.id", "channels.name"])
+    .selectAll("channels")
+    .select("subscriptions.id as subscription_id")
     .where("channels.realm_id", "=", realmId)
     .where(sql<string>`lower(channels.name)`, "in", names.map((n) => n.toLowerCase()))
-    .where((eb) => eb.or([eb("channels.invite_only", "=", false), eb("subscriptions.id", "is not", null)]))
     .execute();
+  return rows.map(({ subscription_id, ...channel }) => ({ ...(channel as ChannelRow), subscribed: subscription_id !== null }));
 }
 
 export async function getRealmEmojiByNames(tx: Tx, realmId: number, names: readonly string[]) {

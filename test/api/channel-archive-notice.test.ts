@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { NOTIFICATION_BOT_EMAIL } from "../../src/actions/notification-bot.js";
+import { NOTIFICATION_BOT_EMAIL } from "../../src/policy/system-bots.js";
 import { eventsOf } from "../helpers/channels.js";
 import { createTestRealm, type PublishedEvent, type TestRealm } from "../helpers/fixtures.js";
 import { assertError } from "../helpers/org.js";

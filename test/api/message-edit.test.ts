@@ -221,6 +221,18 @@ for (const kind of STORE_KINDS) {
       assertError(await t.as("hamlet").post("/messages/render", {}), "Missing 'content' argument", "REQUEST_VARIABLE_MISSING");
     });
 
+    it("links only channels the author may see (issue 16, F15)", async () => {
+      const open = await createChannel(t, "Openroom", ["hamlet"]);
+      const hidden = await createChannel(t, "Hideout", ["iago"], { invite_only: true });
+      const render = async (user: "hamlet" | "othello" | "polonius" | "iago", content: string) =>
+        String((await t.as(user).post("/messages/render", { content })).body.rendered);
+      for (const user of ["hamlet", "othello", "iago"] as const) assert.match(await render(user, "#**Openroom>hello**"), new RegExp(`data-stream-id="${open}"`), user);
+      // A guest sees only the channels they are in; a member, no private channel they are not in.
+      assert.doesNotMatch(await render("polonius", "#**Openroom>hello** #**Openroom**"), /data-stream-id/);
+      assert.doesNotMatch(await render("othello", "#**Hideout**"), /data-stream-id/);
+      assert.match(await render("iago", "#**Hideout**"), new RegExp(`data-stream-id="${hidden}"`));
+    });
+
     it("renders over-long previews as they would be sent: truncated (issue 16, F3)", async () => {
       // 1 MB of emphasis took seconds of the only thread; only what a message can hold is rendered.
       const res = await t.as("hamlet").post("/messages/render", { content: "*a* ".repeat(250_000) });
