@@ -17,7 +17,7 @@ import { registerWebClient } from "./http/web-client.js";
 import { registerSessionRoutes } from "./http/session-routes.js";
 import { registerJoinRoutes } from "./invites/join-routes.js";
 import { registerEmojiImageRoutes } from "./realm-emoji/image-routes.js";
-import { registerUploadRoutes } from "./uploads/routes.js";
+import { registerUploadRoutes } from "./http/upload-routes.js";
 
 /** Zulip's DATA_UPLOAD_MAX_MEMORY_SIZE: the largest non-file request body. */
 const MAX_BODY_BYTES = 25 * 1024 * 1024;

@@ -1,7 +1,7 @@
 /**
  * Uploads: `POST /user_uploads` (spec 4.22) and Zulip's get-file-temporary-url,
  * `GET /user_uploads/{realm_id_str}/{filename}` (OpenAPI), which under /api/v1 answers a short-lived
- * URL rather than the bytes; the bytes themselves are served at the site root (uploads/routes.ts).
+ * URL rather than the bytes; the bytes themselves are served at the site root (http/upload-routes.ts).
  */
 import { checkUploadFile, getTemporaryFileUrl, maxUploadBytes } from "../actions/uploads.js";
 import { endpoint } from "../http/endpoint.js";

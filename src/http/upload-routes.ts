@@ -7,17 +7,17 @@
  * - `GET /user_uploads/temporary/{token}/{filename}` for the credential-free URLs handed out by
  *   `GET /api/v1/user_uploads/…` (temporary-url.ts).
  * Errors go through the app's error handler, so they keep Zulip's envelope. The resumable-upload
- * endpoint `/api/v1/tus` is registered here too (tus.ts).
+ * endpoint `/api/v1/tus` is registered here too (tus-routes.ts).
  */
 import type { FastifyInstance } from "fastify";
 import { getReadableThumbnail } from "../actions/thumbnails.js";
 import { getAttachmentByTemporaryToken, getReadableAttachment } from "../actions/uploads.js";
 import type { AppDeps } from "../deps.js";
-import { subdomainFromHost } from "../http/realm-host.js";
-import { authenticateBasicOrSession } from "../http/session-auth.js";
-import { sendStoredFile } from "./serve.js";
-import { uploadStorage } from "./storage.js";
-import { registerTusRoutes } from "./tus.js";
+import { sendStoredFile } from "../uploads/serve.js";
+import { uploadStorage } from "../uploads/storage.js";
+import { subdomainFromHost } from "./realm-host.js";
+import { authenticateBasicOrSession } from "./session-auth.js";
+import { registerTusRoutes } from "./tus-routes.js";
 
 type FileParams = { realm_id: string; "*": string };
 

@@ -22,8 +22,8 @@ import { join } from "node:path";
 import { checkQuotaForUploadOfSize, doFinishResumableUpload, maxUploadBytes, uploadsDisabled } from "../actions/uploads.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
-import { authenticateBasicOrSession } from "../http/session-auth.js";
-import { errorBody } from "../http/respond.js";
+import { errorBody } from "./respond.js";
+import { authenticateBasicOrSession } from "./session-auth.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 
 const TUS_PATH = "/api/v1/tus";
