@@ -9,6 +9,7 @@ import { ApiError, mustBeAdmin, mustBeOwner, nonexistentSubdomain } from "../err
 import { isOwner, isRealmAdmin, BOT_TYPE } from "../policy/roles.js";
 import { readTx } from "../store/db.js";
 import { getRealmBySubdomain } from "../store/realms.js";
+import type { UserRow } from "../store/types.js";
 import { authenticateApiKey, parseBasicAuth } from "./auth.js";
 import { RATE_LIMIT_RULES } from "../lib/rate-limiter.js";
 import { enforceRate } from "./rate-limit.js";
@@ -20,6 +21,18 @@ import { sendSuccess } from "./respond.js";
 
 export const API_PREFIX = "/api/v1";
 const ALL_METHODS: HttpMethod[] = ["GET", "POST", "PATCH", "PUT", "DELETE"];
+
+/**
+ * What every authenticated API call passes after authentication, as in Zulip: the per-user rate
+ * limit (api_by_user), and incoming-webhook bots only where the endpoint admits them. Routes
+ * outside the endpoint table that act as a user (tus uploads) pass it too.
+ */
+export async function admitUser(deps: AppDeps, reply: FastifyReply, user: UserRow, allowWebhookBots: boolean): Promise<void> {
+  if (deps.rateLimiter) reply.headers(await enforceRate(deps.rateLimiter, `user:${user.id}`, RATE_LIMIT_RULES.api_by_user, deps.clock.now()));
+  if (user.bot_type === BOT_TYPE.INCOMING_WEBHOOK && !allowWebhookBots) {
+    throw new ApiError("This API is not available to incoming webhook bots.");
+  }
+}
 
 async function buildContext(
   deps: AppDeps,
@@ -42,11 +55,7 @@ async function buildContext(
     return { ...base, realm };
   }
   const { user, realm } = await authenticateApiKey(deps.store, parseBasicAuth(request.headers.authorization), subdomain);
-  // Authenticated calls are limited per user (api_by_user), after authentication as in Zulip.
-  if (deps.rateLimiter) reply.headers(await enforceRate(deps.rateLimiter, `user:${user.id}`, RATE_LIMIT_RULES.api_by_user, deps.clock.now()));
-  if (user.bot_type === BOT_TYPE.INCOMING_WEBHOOK && !ep.allowWebhookBots) {
-    throw new ApiError("This API is not available to incoming webhook bots.");
-  }
+  await admitUser(deps, reply, user, ep.allowWebhookBots ?? false);
   if (ep.auth === "admin" && !isRealmAdmin(user)) throw mustBeAdmin();
   if (ep.auth === "owner" && !isOwner(user)) throw mustBeOwner();
   return { ...base, realm, user };

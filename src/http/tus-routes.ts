@@ -23,6 +23,7 @@ import { checkQuotaForUploadOfSize, doFinishResumableUpload, maxUploadBytes, upl
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { errorBody } from "./respond.js";
+import { admitUser } from "./router.js";
 import { authenticateBasicOrSession } from "./session-auth.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 
@@ -41,10 +42,52 @@ const notFound = { status_code: 404, body: "The file for this url was not found\
 
 const ownerTag = (user: UserRow) => `${user.realm_id}:${user.id}`;
 
+/** Unfinished uploads one user may hold at once (each reserves its declared size of the quota). */
+export const MAX_UNFINISHED_UPLOADS_PER_USER = 20;
+
+/**
+ * The declared sizes of this process's unfinished uploads: they count against the realm's quota
+ * from creation, so many unfinished uploads cannot hold more than the quota on disk (issue 16,
+ * F11: 17.6 MiB of partial files under a 1 MiB quota). Uploads are sticky to one process (see
+ * above), so each process knows the uploads it holds; entries past the expiry are dropped.
+ */
+class Reservations {
+  private readonly byId = new Map<string, { realmId: number; userId: number; size: number; createdMs: number }>();
+
+  constructor(private readonly nowMs: () => number) {}
+
+  private prune(): void {
+    const oldest = this.nowMs() - EXPIRY_MS;
+    for (const [id, r] of this.byId) if (r.createdMs < oldest) this.byId.delete(id);
+  }
+
+  bytesOfRealm(realmId: number): number {
+    this.prune();
+    let total = 0;
+    for (const r of this.byId.values()) if (r.realmId === realmId) total += r.size;
+    return total;
+  }
+
+  countOfUser(userId: number): number {
+    let count = 0;
+    for (const r of this.byId.values()) if (r.userId === userId) count++;
+    return count;
+  }
+
+  add(id: string, user: UserRow, size: number): void {
+    this.byId.set(id, { realmId: user.realm_id, userId: user.id, size, createdMs: this.nowMs() });
+  }
+
+  release(id: string): void {
+    this.byId.delete(id);
+  }
+}
+
 export function registerTusRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { config } = deps;
   /** Who sent each request, authenticated before tus sees it. */
   const senders = new WeakMap<IncomingMessage, { user: UserRow; realm: RealmRow }>();
+  const reservations = new Reservations(() => deps.clock.now() * 1000);
   const senderOf = (req: TusRequest) => {
     const sender = senders.get(req.runtime?.node?.req as IncomingMessage);
     if (!sender) throw notFound;
@@ -68,10 +111,17 @@ export function registerTusRoutes(app: FastifyInstance, deps: AppDeps): void {
         if (req.method === "POST") return;
         const upload = await datastore.getUpload(id);
         if (upload.metadata?.[OWNER_KEY] !== ownerTag(user)) throw notFound;
+        if (req.method === "DELETE") reservations.release(id);
       },
       async onUploadCreate(req, upload) {
         const { user, realm } = senderOf(req);
-        if (upload.size !== undefined) await checkQuotaForUploadOfSize(deps, realm, upload.size, TUS_QUOTA_STATUS);
+        // As Zulip's tusd pre-create hook: a length must be declared, so the quota can be checked now.
+        if (upload.size === undefined) throw new ApiError("Deferred file size not allowed.");
+        if (reservations.countOfUser(user.id) >= MAX_UNFINISHED_UPLOADS_PER_USER) {
+          throw new ApiError(`You have ${MAX_UNFINISHED_UPLOADS_PER_USER} unfinished uploads; finish or cancel one first.`);
+        }
+        await checkQuotaForUploadOfSize(deps, realm, upload.size + reservations.bytesOfRealm(realm.id), TUS_QUOTA_STATUS);
+        reservations.add(upload.id, user, upload.size);
         return { metadata: { ...upload.metadata, [OWNER_KEY]: ownerTag(user) } };
       },
       async onUploadFinish(req, upload: Upload) {
@@ -82,6 +132,7 @@ export function registerTusRoutes(app: FastifyInstance, deps: AppDeps): void {
         try {
           result = await doFinishResumableUpload(deps, realm, user, datastore.read(upload.id), upload.metadata ?? {});
         } finally {
+          reservations.release(upload.id);
           await datastore.remove(upload.id);
         }
         return { status_code: 200, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ result: "success", msg: "", ...result }) };
@@ -97,7 +148,10 @@ export function registerTusRoutes(app: FastifyInstance, deps: AppDeps): void {
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== "OPTIONS") {
       if (config.maxFileUploadSizeMib === 0) throw uploadsDisabled();
-      senders.set(request.raw, await authenticateBasicOrSession(deps, request));
+      const sender = await authenticateBasicOrSession(deps, request);
+      // The same admission as POST /user_uploads: the API rate limit, and no incoming-webhook bots.
+      await admitUser(deps, reply, sender.user, false);
+      senders.set(request.raw, sender);
     }
     reply.hijack();
     await (await tusServer()).handle(request.raw, reply.raw);

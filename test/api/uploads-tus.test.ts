@@ -9,9 +9,10 @@ import { request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { basicAuth } from "../helpers/http.js";
+import { MAX_UNFINISHED_UPLOADS_PER_USER } from "../../src/http/tus-routes.js";
 import { STORE_KINDS } from "../helpers/stores.js";
 import { createUploadRealm, type UploadRealm } from "../helpers/uploads.js";
-import type { UserName } from "../helpers/fixtures.js";
+import type { TestUser, UserName } from "../helpers/fixtures.js";
 
 const MiB = 1024 * 1024;
 /** Content of the big file: byte i is PATTERN[i % MiB], so any slice can be regenerated. */
@@ -43,6 +44,37 @@ interface Answer {
   body: string;
 }
 
+/** A tus client for the realm and listening address `at` gives (read at each call). */
+function tusClient(at: () => { t: UploadRealm; base: string }) {
+  /** One request; `body` chunks are streamed and the answer read whole. */
+  const call = (method: string, path: string, who: UserName | TestUser | null, headers: Record<string, string> = {}, body?: Iterable<Buffer>): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const auth: Record<string, string> = who ? { authorization: basicAuth(typeof who === "string" ? at().t.users[who] : who) } : {};
+      const req = request(`${at().base}${path}`, { method, headers: { host: at().t.host, ...auth, ...headers } }, (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (d: string) => (text += d)).on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      });
+      req.on("error", reject);
+      if (body) for (const chunk of body) req.write(chunk);
+      req.end();
+    });
+
+  const create = async (who: UserName, length: number, meta: Record<string, string>) => {
+    const res = await call("POST", "/api/v1/tus", who, { "tus-resumable": "1.0.0", "upload-length": String(length), "upload-metadata": metadata(meta) });
+    assert.equal(res.status, 201, res.body);
+    const location = String(res.headers.location);
+    assert.match(location, /^\/api\/v1\/tus\/[0-9a-f]+$/);
+    return location;
+  };
+  const patch = (who: UserName, location: string, offset: number, body: Iterable<Buffer>, length: number) =>
+    call("PATCH", location, who, { "tus-resumable": "1.0.0", "upload-offset": String(offset), "content-type": "application/offset+octet-stream", "content-length": String(length) }, body);
+  const offsetOf = async (who: UserName, location: string) => {
+    const res = await call("HEAD", location, who, { "tus-resumable": "1.0.0" });
+    return { status: res.status, offset: Number(res.headers["upload-offset"]) };
+  };
+  return { call, create, patch, offsetOf };
+}
+
 for (const kind of STORE_KINDS) {
   describe(`resumable uploads (tus) [${kind}]`, () => {
     let t: UploadRealm;
@@ -54,32 +86,7 @@ for (const kind of STORE_KINDS) {
     });
     after(() => t.close());
 
-    /** One request; `body` chunks are streamed and the answer read whole. */
-    const call = (method: string, path: string, who: UserName | null, headers: Record<string, string> = {}, body?: Iterable<Buffer>): Promise<Answer> =>
-      new Promise((resolve, reject) => {
-        const auth: Record<string, string> = who ? { authorization: basicAuth(t.users[who]) } : {};
-        const req = request(`${base}${path}`, { method, headers: { host: t.host, ...auth, ...headers } }, (res) => {
-          let text = "";
-          res.setEncoding("utf8").on("data", (d: string) => (text += d)).on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-        });
-        req.on("error", reject);
-        if (body) for (const chunk of body) req.write(chunk);
-        req.end();
-      });
-
-    const create = async (who: UserName, length: number, meta: Record<string, string>) => {
-      const res = await call("POST", "/api/v1/tus", who, { "tus-resumable": "1.0.0", "upload-length": String(length), "upload-metadata": metadata(meta) });
-      assert.equal(res.status, 201, res.body);
-      const location = String(res.headers.location);
-      assert.match(location, /^\/api\/v1\/tus\/[0-9a-f]+$/);
-      return location;
-    };
-    const patch = (who: UserName, location: string, offset: number, body: Iterable<Buffer>, length: number) =>
-      call("PATCH", location, who, { "tus-resumable": "1.0.0", "upload-offset": String(offset), "content-type": "application/offset+octet-stream", "content-length": String(length) }, body);
-    const offsetOf = async (who: UserName, location: string) => {
-      const res = await call("HEAD", location, who, { "tus-resumable": "1.0.0" });
-      return { status: res.status, offset: Number(res.headers["upload-offset"]) };
-    };
+    const { call, create, patch, offsetOf } = tusClient(() => ({ t, base }));
 
     it("answers the CORS preflight and capability request without credentials, with the size limit", async () => {
       const res = await call("OPTIONS", "/api/v1/tus", null);
@@ -184,6 +191,64 @@ for (const kind of STORE_KINDS) {
       });
       assert.equal(received, size);
       assert.equal(hash.digest("hex"), sha256Between(0, size));
+    });
+  });
+
+  describe(`resumable uploads are bounded like POST /user_uploads [${kind}] (issue 16, F11)`, () => {
+    let t: UploadRealm;
+    let base: string;
+    before(async () => {
+      t = await createUploadRealm(kind, { maxFileUploadSizeMib: 250, uploadQuotaMib: 1, rateLimiting: true });
+      await t.app.listen({ port: 0, host: "127.0.0.1" });
+      base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    });
+    after(() => t.close());
+    const { call, create } = tusClient(() => ({ t, base }));
+    const start = (who: UserName, length: number) => call("POST", "/api/v1/tus", who, { "tus-resumable": "1.0.0", "upload-length": String(length) });
+    const cancel = (who: UserName, location: string) => call("DELETE", location, who, { "tus-resumable": "1.0.0" });
+
+    it("refuses a length declared later, as Zulip's tusd hook does", async () => {
+      const res = await call("POST", "/api/v1/tus", "hamlet", { "tus-resumable": "1.0.0", "upload-defer-length": "1" });
+      assert.equal(res.status, 400);
+      assert.equal(JSON.parse(res.body).msg, "Deferred file size not allowed.");
+    });
+
+    it("counts unfinished uploads against the realm's quota from their creation", async () => {
+      const first = await create("hamlet", 600 * 1024, { filename: "a.bin" });
+      const second = await start("othello", 600 * 1024);
+      assert.equal(second.status, 413, "two unfinished 600 KiB uploads would hold more than the 1 MiB quota");
+      assert.equal(JSON.parse(second.body).msg, "Upload would exceed your organization's upload quota.");
+      assert.equal((await cancel("hamlet", first)).status, 204);
+      const third = await create("othello", 600 * 1024, { filename: "b.bin" });
+      await cancel("othello", third);
+    });
+
+    it("limits how many unfinished uploads one user holds", async () => {
+      const held = [];
+      for (let i = 0; i < MAX_UNFINISHED_UPLOADS_PER_USER; i++) held.push(await create("cordelia", 10, { filename: `${i}.txt` }));
+      const over = await start("cordelia", 10);
+      assert.equal(over.status, 400);
+      assert.match(JSON.parse(over.body).msg, /unfinished uploads/);
+      assert.equal((await start("othello", 10)).status, 201, "others are not affected");
+      for (const location of held) await cancel("cordelia", location);
+      assert.equal((await start("cordelia", 10)).status, 201);
+    });
+
+    it("refuses incoming-webhook bots, as POST /user_uploads does", async () => {
+      const made = await t.as("hamlet").post("/bots", { full_name: "Hook", short_name: "hook", bot_type: 2 });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      const email = (await t.as("hamlet").get(`/users/${made.body.user_id}`)).body.user.email;
+      const hook = { id: made.body.user_id, email, apiKey: made.body.api_key, fullName: "Hook", role: 400 } as TestUser;
+      const res = await call("POST", "/api/v1/tus", hook, { "tus-resumable": "1.0.0", "upload-length": "5" });
+      assert.equal(res.status, 400);
+      assert.equal(JSON.parse(res.body).msg, "This API is not available to incoming webhook bots.");
+    });
+
+    it("charges the API rate limit per user", async () => {
+      t.clock.seconds += 3600;
+      let last = 0;
+      for (let i = 0; i < 201 && last !== 429; i++) last = (await call("HEAD", "/api/v1/tus/nonexistent", "iago", { "tus-resumable": "1.0.0" })).status;
+      assert.equal(last, 429);
     });
   });
 
