@@ -69,10 +69,12 @@ export async function deleteThumbnailFiles(storage: UploadStorage, pathId: strin
 export async function generateThumbnails(
   storage: UploadStorage,
   upload: { pathId: string; size: number; contentType: string },
+  uploaderId: number,
 ): Promise<ThumbnailedImage | null> {
   // As Zulip does, a file that does not claim to be such an image is never parsed.
   if (!THUMBNAILED_TYPES.has(upload.contentType) || upload.size > MAX_THUMBNAIL_SOURCE_BYTES) return null;
-  return withThumbnailSlot(async () => {
+  // A user with too many images already waiting gets none for this one (the gate refuses it).
+  return withThumbnailSlot(String(uploaderId), async () => {
     const data = await readWhole(storage, upload.pathId, MAX_THUMBNAIL_SOURCE_BYTES);
     if (!data) return null;
     const written: StoredThumbnail[] = [];
@@ -92,6 +94,9 @@ export async function generateThumbnails(
       if (err instanceof BadImageError) return null;
       throw err;
     }
+  }).catch((err: unknown) => {
+    if (err instanceof BadImageError) return null;
+    throw err;
   });
 }
 

@@ -140,7 +140,7 @@ export async function doRecordUpload(
   let image: ThumbnailedImage | null = null;
   try {
     await checkQuotaForUploadOfSize(deps, realm, stored.size);
-    image = await generateThumbnails(storage, stored);
+    image = await generateThumbnails(storage, stored, user.id);
     await transaction(deps.store, async (tx) => {
       await lockRealmUploads(tx, realm.id);
       await checkWithinQuota(tx, deps.config, realm.id, stored.size);

@@ -8,8 +8,9 @@
  *   refused from its header, before any decoding, and libvips is told the same limit
  *   (`limitInputPixels`) in case a header lies; an animation is cut to the frames that fit a third of
  *   that budget, and refused when even three frames do not;
- * - at most one image is processed at a time per process (THUMBNAIL_CONCURRENCY), each operation
- *   has a time limit, and the libvips operation cache is off, so CPU and memory stay bounded.
+ * - at most one image is processed at a time per process (THUMBNAIL_CONCURRENCY), users taking
+ *   turns (FairGate), each operation has a time limit, and the libvips operation cache is off, so
+ *   CPU and memory stay bounded.
  */
 import type { Metadata, Sharp, SharpOptions } from "sharp";
 import type { ThumbnailFormat } from "./thumbnail-formats.js";
@@ -19,6 +20,7 @@ export const IMAGE_MAX_ANIMATED_PIXELS = IMAGE_BOMB_TOTAL_PIXELS / 3;
 /** Larger files are not read into memory to be thumbnailed; their links get no preview. */
 export const MAX_THUMBNAIL_SOURCE_BYTES = 50 * 1024 * 1024;
 const THUMBNAIL_CONCURRENCY = 1;
+const MAX_WAITING_PER_USER = 20;
 const OPERATION_TIMEOUT_SECONDS = 30;
 
 type SharpFactory = (input: Buffer, options: SharpOptions) => Sharp;
@@ -119,23 +121,57 @@ export async function renderThumbnail(data: Buffer, image: ImageInfo, format: Th
   }
 }
 
-/** A FIFO gate letting `limit` tasks run at once. */
-class Gate {
+/**
+ * A gate letting `limit` tasks run at once, taking waiting tasks from each key (user) in turn:
+ * one user's queue of decompression-heavy images delays another user's next image by at most one
+ * task per user ahead of it, not by the whole queue (issue 16, F14: a 50×50 upload waited 3-6 s
+ * behind six threads of 88-megapixel PNGs). Each key may hold at most `maxWaitingPerKey` waiting
+ * tasks; past that the task is refused (the upload gets no thumbnail, as for any image we cannot
+ * process).
+ */
+export class FairGate {
   private running = 0;
-  private readonly waiting: Array<() => void> = [];
+  /** Waiting tasks per key; a Map iterates in insertion order, which makes the rotation. */
+  private readonly waiting = new Map<string, Array<() => void>>();
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly maxWaitingPerKey: number,
+  ) {}
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running += 1;
+  async run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.limit) {
+      const queue = this.waiting.get(key) ?? [];
+      if (queue.length >= this.maxWaitingPerKey) throw new BadImageError("Too many images are waiting to be processed.");
+      await new Promise<void>((resolve) => {
+        queue.push(resolve);
+        this.waiting.set(key, queue);
+      });
+    } else this.running += 1;
     try {
       return await task();
     } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running -= 1;
+      this.startNext(key);
     }
+  }
+
+  /** Hands the finished task's slot to the first key in the rotation; the key that just ran goes last. */
+  private startNext(finishedKey: string): void {
+    const own = this.waiting.get(finishedKey);
+    if (own) {
+      this.waiting.delete(finishedKey);
+      this.waiting.set(finishedKey, own);
+    }
+    const next = this.waiting.entries().next();
+    if (next.done) {
+      this.running -= 1;
+      return;
+    }
+    const [key, queue] = next.value;
+    const resolve = queue.shift() as () => void;
+    this.waiting.delete(key);
+    if (queue.length > 0) this.waiting.set(key, queue);
+    resolve();
   }
 }
 
@@ -143,9 +179,9 @@ class Gate {
  * Process-wide on purpose: the CPU and memory it protects belong to the process, however many apps
  * (tests build several) share it.
  */
-const gate = new Gate(THUMBNAIL_CONCURRENCY);
+const gate = new FairGate(THUMBNAIL_CONCURRENCY, MAX_WAITING_PER_USER);
 
-/** Runs thumbnail work under the process's concurrency limit. */
-export function withThumbnailSlot<T>(task: () => Promise<T>): Promise<T> {
-  return gate.run(task);
+/** Runs thumbnail work for `userKey` under the process's concurrency limit, users taking turns. */
+export function withThumbnailSlot<T>(userKey: string, task: () => Promise<T>): Promise<T> {
+  return gate.run(userKey, task);
 }
