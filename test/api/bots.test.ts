@@ -56,7 +56,7 @@ for (const kind of STORE_KINDS) {
         [{ full_name: "D", short_name: "d", bot_type: 9 }, "Invalid bot type"],
         [{ full_name: "E", short_name: "e", bot_type: 4 }, "Embedded bots are not enabled."],
         [{ full_name: "F", short_name: "f", interface_type: 5 }, "Invalid interface type"],
-        [{ full_name: "G", short_name: "g", default_sending_stream: "Nowhere" }, "Channel 'Nowhere' does not exist"],
+        [{ full_name: "G", short_name: "g", default_sending_stream: "Nowhere" }, "Invalid channel name 'Nowhere'"],
       ];
       for (const [params, msg] of cases) {
         const res = await t.as("hamlet").post("/bots", params);
