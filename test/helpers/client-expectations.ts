@@ -7,6 +7,7 @@
  * A path ending in `?` may be absent, but has the type when present.
  */
 import assert from "node:assert/strict";
+import type { TestRealm } from "./fixtures.js";
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -73,11 +74,37 @@ export function assertRequirements(answer: unknown, requirements: readonly strin
   }
 }
 
+/** What a profile's steps learn as they go: ids, the client's event queue, the events it polled. */
+export interface ProfileContext {
+  t: TestRealm;
+  ids: Record<string, number>;
+  queueId: string;
+  lastEventId: number;
+  events: Json[];
+}
+
+export const newProfileContext = (t: TestRealm, ids: Record<string, number> = {}): ProfileContext => ({ t, ids: { ...ids }, queueId: "", lastEventId: -1, events: [] });
+
+/** A long-poll as the clients send it: queue_id and last_event_id, nothing else. */
+export const pollRequest = (c: ProfileContext) => ({ queue_id: c.queueId, last_event_id: c.lastEventId });
+
+/** Remembers the queue a register answer names. */
+export function keepQueue(body: Json, c: ProfileContext): void {
+  c.queueId = body.queue_id;
+  c.lastEventId = body.last_event_id;
+}
+
+/** What the clients' loops do with a poll's answer: move last_event_id to the highest id, keep the events. */
+export function keepEvents(body: Json, c: ProfileContext): void {
+  c.lastEventId = Math.max(c.lastEventId, ...body.events.map((e: Json) => Number(e.id)));
+  c.events.push(...body.events);
+}
+
 /**
  * One request a client makes, as data: what it sends (before its library encodes it) and what it
  * needs of the answer. `C` is the context type the step's functions read and fill.
  */
-export interface ProfileStep<C> {
+export interface ProfileStep<C = ProfileContext> {
   /** What the client does, in our words. */
   does: string;
   method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";

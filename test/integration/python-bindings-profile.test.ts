@@ -14,44 +14,33 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { runProfileStep, type Json, type ProfileStep } from "../helpers/client-expectations.js";
+import {
+  keepEvents,
+  keepQueue,
+  newProfileContext,
+  pollRequest,
+  runProfileStep,
+  type Json,
+  type ProfileContext,
+  type ProfileStep,
+} from "../helpers/client-expectations.js";
 import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
 import { createChannel, sendDm, sendToChannel } from "../helpers/messages.js";
 import { PythonClient } from "../helpers/python-client.js";
 import { STORE_KINDS } from "../helpers/stores.js";
-
-interface Ctx {
-  t: TestRealm;
-  ids: Record<string, number>;
-  queueId: string;
-  lastEventId: number;
-  /** The message events the event loop handed to the callback. */
-  messages: Json[];
-}
-type Step = ProfileStep<Ctx>;
 
 /** Keys of a message object the examples and bots read (bot_handler.send_reply, extract_query_without_mention). */
 const MESSAGE = [
   "id:int", "type:string", "content:string", "subject:string", "sender_id:int", "sender_email:string", "sender_full_name:string",
   "timestamp:int", "display_recipient:string|list", "reactions:list",
 ];
-/** get_events as call_on_each_event sends it: queue_id and last_event_id, nothing else. */
-const poll = (c: Ctx) => ({ queue_id: c.queueId, last_event_id: c.lastEventId });
-/** What call_on_each_event does with an answer: the highest id, heartbeats skipped, the rest to the callback. */
-const takeEvents = (body: Json, c: Ctx) => {
-  c.lastEventId = Math.max(c.lastEventId, ...body.events.map((e: Json) => Number(e.id)));
-  c.messages.push(...body.events.filter((e: Json) => e.type === "message"));
-};
 const EVENTS = ["events[].id:int", "events[].type:string"];
 const MESSAGE_EVENTS = ["flags[]:string", ...MESSAGE.map((r) => `message.${r}`)];
-const keepQueue = (body: Json, c: Ctx) => {
-  c.queueId = body.queue_id;
-  c.lastEventId = body.last_event_id;
-};
-const lastMessage = (c: Ctx) => c.messages[c.messages.length - 1];
+/** The latest message event call_on_each_event handed to the callback (heartbeats never reach it). */
+const lastMessage = (c: ProfileContext) => c.events.filter((e) => e.type === "message").at(-1) as Json;
 
 /** zulip.Client's constructor, then the methods scripts use most (the bindings' docs and examples). */
-const SCRIPT: Step[] = [
+const SCRIPT: ProfileStep[] = [
   { does: "Client(): reads the server settings, needing a version", method: "GET", url: "server_settings", requires: ["zulip_version:string", "zulip_feature_level:int"] },
   { does: "get_profile()", method: "GET", url: "users/me", requires: ["user_id:int", "email:string", "full_name:string", "is_bot:boolean", "max_message_id:int"] },
   {
@@ -167,9 +156,9 @@ const SCRIPT: Step[] = [
     method: "GET",
     url: "events",
     first: (c) => sendToChannel(c.t, "othello", "Verona", "bindings", "Reply from Othello"),
-    request: poll,
+    request: pollRequest,
     requires: [...EVENTS, ...MESSAGE_EVENTS.map((r) => `events[].${r}`)],
-    keep: takeEvents,
+    keep: keepEvents,
     // register's apply_markdown defaults to false: the bindings' loop gets the Markdown.
     expect: (_body, c) => assert.equal(lastMessage(c).message.content, "Reply from Othello"),
   },
@@ -198,7 +187,7 @@ const SCRIPT: Step[] = [
 ];
 
 /** A bot run by zulip_bots' run_message_handler_for_bot, with a stateful handler (incrementor-like). */
-const BOT: Step[] = [
+const BOT: ProfileStep[] = [
   { does: "Client(): reads the server settings", method: "GET", url: "server_settings", requires: ["zulip_version:string"] },
   { does: "ExternalBotHandler: get_profile() for its id, name and email", method: "GET", url: "users/me", requires: ["user_id:int", "full_name:string", "email:string"] },
   { does: "call_on_each_event(callback, ['message'])", method: "POST", url: "register", request: { event_types: ["message"], narrow: [] }, requires: ["queue_id:string", "last_event_id:int"], keep: keepQueue },
@@ -207,9 +196,9 @@ const BOT: Step[] = [
     method: "GET",
     url: "events",
     first: (c) => sendDm(c.t, "hamlet", ["bot"], "count"),
-    request: poll,
+    request: pollRequest,
     requires: [...EVENTS, ...MESSAGE_EVENTS.map((r) => `events[].${r}`), "events[].message.display_recipient[].id:int", "events[].message.display_recipient[].email:string"],
-    keep: takeEvents,
+    keep: keepEvents,
     expect: (_body, c) => assert.equal(lastMessage(c).message.type, "private"),
   },
   {
@@ -232,9 +221,9 @@ const BOT: Step[] = [
     method: "GET",
     url: "events",
     first: (c) => sendToChannel(c.t, "hamlet", "Verona", "counting", "@**Default Bot** count"),
-    request: poll,
+    request: pollRequest,
     requires: [...EVENTS, ...MESSAGE_EVENTS.map((r) => `events[].${r}`)],
-    keep: takeEvents,
+    keep: keepEvents,
     expect: (_body, c) => assert.ok(lastMessage(c).flags.includes("mentioned")),
   },
   {
@@ -266,7 +255,6 @@ for (const kind of STORE_KINDS) {
   describe(`the Python bindings and bots [${kind}]`, () => {
     let t: TestRealm;
     let port: number;
-    const newCtx = (): Ctx => ({ t, ids: { ...ids }, queueId: "", lastEventId: -1, messages: [] });
     const ids: Record<string, number> = {};
 
     before(async () => {
@@ -283,16 +271,16 @@ for (const kind of STORE_KINDS) {
     });
     after(() => t.close());
 
-    const profiles: Array<[string, Step[], () => PythonClient]> = [
+    const profiles: Array<[string, ProfileStep[], () => PythonClient]> = [
       ["a script, as hamlet", SCRIPT, () => new PythonClient({ port, host: t.host, email: t.users.hamlet.email, apiKey: t.users.hamlet.apiKey, clientName: "ZulipPython/0.9.1" })],
       ["a zulip_bots bot", BOT, () => new PythonClient({ port, host: t.host, email: t.users.bot.email, apiKey: t.users.bot.apiKey, clientName: "ZulipIncrementorBot" })],
     ];
     for (const [who, steps, makeClient] of profiles) {
       describe(who, () => {
-        let c: Ctx;
+        let c: ProfileContext;
         let client: PythonClient;
         before(() => {
-          c = newCtx();
+          c = newProfileContext(t, ids);
           client = makeClient();
         });
         for (const step of steps) {

@@ -14,22 +14,24 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { assertRequirements, runProfileStep, type Json, type ProfileStep } from "../helpers/client-expectations.js";
+import {
+  assertRequirements,
+  keepEvents,
+  keepQueue,
+  newProfileContext,
+  pollRequest,
+  runProfileStep,
+  type Json,
+  type ProfileContext,
+  type ProfileStep,
+} from "../helpers/client-expectations.js";
 import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
 import { createChannel, sendDm, sendToChannel } from "../helpers/messages.js";
 import { PythonClient } from "../helpers/python-client.js";
 import { STORE_KINDS } from "../helpers/stores.js";
 
-/** What the steps learn as they go (ids, the event queue). */
-interface Ctx {
-  t: TestRealm;
-  ids: Record<string, number>;
-  queueId: string;
-  lastEventId: number;
-  /** Every event polled so far, for the per-type checks at the end. */
-  events: Json[];
-}
-type Step = ProfileStep<Ctx>;
+type Ctx = ProfileContext;
+type Step = ProfileStep;
 
 /** The ten event types it registers for (Model.event_actions). */
 const EVENT_TYPES = ["message", "update_message", "reaction", "submessage", "subscription", "typing", "update_message_flags", "user_settings", "realm_emoji", "realm_user"];
@@ -96,11 +98,6 @@ const EVENT_REQUIREMENTS: Record<string, readonly string[]> = {
 const eventKind = (e: Json) =>
   e.type === "update_message" ? `update_message:${"rendered_content" in e ? "content" : "move"}` : e.type === "subscription" ? `subscription:${e.op}` : e.type;
 
-const poll = (c: Ctx) => ({ queue_id: c.queueId, last_event_id: c.lastEventId });
-const keepEvents = (body: Json, c: Ctx) => {
-  c.events.push(...body.events);
-  c.lastEventId = Math.max(c.lastEventId, ...body.events.map((e: Json) => e.id));
-};
 const subscriptionProperty = (property: string, value: boolean) => (c: Ctx) => ({ subscription_data: [{ stream_id: c.ids.verona, property, value }] });
 /** The narrows its views open (Model.set_narrow), as lists of [operator, operand]. */
 const NARROWS: Array<[string, unknown[]]> = [
@@ -137,10 +134,7 @@ const STEPS: Step[] = [
       assert.ok(body.subscriptions.some((s: Json) => s.stream_id === c.ids.verona && s.subscribers.includes(c.ids.othello)));
       assert.ok("othello@zulip.test" in body.presences, "presences are keyed by email without slim_presence");
     },
-    keep: (body, c) => {
-      c.queueId = body.queue_id;
-      c.lastEventId = body.last_event_id;
-    },
+    keep: keepQueue,
   },
   {
     does: "reads muted_topics from register, asked for without user_topic, as [channel, topic, date_muted]",
@@ -164,7 +158,7 @@ const STEPS: Step[] = [
     method: "GET",
     url: "events",
     first: (c) => sendToChannel(c.t, "othello", "Verona", "lunch", "Pie is ready"),
-    request: poll,
+    request: pollRequest,
     requires: ["events[].id:int", "events[].type:string"],
     expect: (body) => assert.ok(body.events.some((e: Json) => e.type === "message" && e.message.content.includes("Pie is ready"))),
     keep: keepEvents,
@@ -259,7 +253,7 @@ const STEPS: Step[] = [
     does: "polls again and can handle every event its actions caused",
     method: "GET",
     url: "events",
-    request: poll,
+    request: pollRequest,
     requires: ["events[].id:int", "events[].type:string"],
     keep: keepEvents,
     expect: (_body, c) => {
@@ -288,7 +282,7 @@ for (const kind of STORE_KINDS) {
     before(async () => {
       // A short heartbeat: a long-poll that found nothing comes back within seconds, not 50.
       t = await createTestRealm(kind, { eventHeartbeatSeconds: 3 });
-      c = { t, ids: {}, queueId: "", lastEventId: -1, events: [] };
+      c = newProfileContext(t);
       c.ids.hamlet = t.users.hamlet.id;
       c.ids.othello = t.users.othello.id;
       c.ids.verona = await createChannel(t, "Verona", ["iago", "hamlet", "othello", "cordelia"]);
