@@ -18,6 +18,12 @@ export interface Config {
   uploadsDir: string;
   /** Host (with optional port) that realm subdomains hang off: `SUB.EXTERNAL_HOST`. */
   externalHost: string;
+  /**
+   * Zulip's FAKE_EMAIL_DOMAIN (env `FAKE_EMAIL_DOMAIN`): the domain of bot and placeholder
+   * addresses when a realm's host cannot end an email address (it has a port, or no dot);
+   * null: EXTERNAL_HOST without its port, Zulip's default.
+   */
+  fakeEmailDomain: string | null;
   /** Unset: events stay in this process. Set: events fan out across processes through Redis. */
   redisUrl: string | null;
   rateLimiting: boolean;
@@ -144,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || "sqlite:var/parley.sqlite3",
     uploadsDir: resolve(env.UPLOADS_DIR || "var/uploads"),
     externalHost: (env.EXTERNAL_HOST || "localhost:9991").toLowerCase(),
+    fakeEmailDomain: env.FAKE_EMAIL_DOMAIN ? env.FAKE_EMAIL_DOMAIN.toLowerCase() : null,
     redisUrl: env.REDIS_URL || null,
     rateLimiting: (env.RATE_LIMITING || "on").toLowerCase() !== "off",
     jwtAuthKeys: parseJwtKeys(env.JWT_AUTH_KEYS),

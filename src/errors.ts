@@ -61,15 +61,21 @@ export class ApiError extends Error {
 
 // ---- parameter errors (typed_endpoint templates) ----
 
+/** Zulip's RequestVariableMissingError: the name travels as `var_name` (OpenAPI MissingArgumentError). */
 export const missingParam = (name: string) =>
-  new ApiError(`Missing '${name}' argument`, "REQUEST_VARIABLE_MISSING");
+  new ApiError(`Missing '${name}' argument`, "REQUEST_VARIABLE_MISSING", 400, { var_name: name });
 
 export const invalidParam = (message: string) => new ApiError(message, "REQUEST_VARIABLE_INVALID");
 
+/** Zulip's RequestVariableConversionError ("Bad value for 'x': y"), with `var_name` and `bad_value`. */
+export const badValue = (name: string, value: unknown) =>
+  new ApiError(`Bad value for '${name}': ${String(value)}`, "REQUEST_VARIABLE_INVALID", 400, { var_name: name, bad_value: value });
+
 export const malformedJson = (name: string) => new ApiError(`Argument "${name}" is not valid JSON.`, "INVALID_JSON");
 
+/** Zulip's RequestConfusingParamsError, naming both parameters as `var_name1` / `var_name2`. */
 export const confusingVar = (a: string, b: string) =>
-  new ApiError(`Can't decide between '${a}' and '${b}' arguments`, "REQUEST_CONFUSING_VAR");
+  new ApiError(`Can't decide between '${a}' and '${b}' arguments`, "REQUEST_CONFUSING_VAR", 400, { var_name1: a, var_name2: b });
 
 // ---- authentication (zulip-facts section h): always 401 with the Basic challenge ----
 

@@ -15,6 +15,8 @@ export const channelIdNotFound = (id: number) =>
   new ApiError(`Channel with ID '${id}' does not exist`, "STREAM_DOES_NOT_EXIST", 400, { stream_id: id });
 export const channelNameNotFound = (name: string) =>
   new ApiError(`Channel '${name}' does not exist`, "STREAM_DOES_NOT_EXIST", 400, { stream: name });
+/** Zulip's access_stream_by_name error: a plain BAD_REQUEST (OpenAPI get-stream-id's 400 example). */
+export const invalidChannelName = (name: string) => new ApiError(`Invalid channel name '${name}'`);
 
 export interface AccessedChannel {
   channel: ChannelRow;
@@ -58,7 +60,7 @@ export async function accessChannelByName(
   name: string,
   opts: { requireContent?: boolean; requireActive?: boolean; membership?: Membership } = {},
 ): Promise<AccessedChannel> {
-  return accessChannel(tx, user, await getChannelByName(tx, user.realm_id, name), () => channelNameNotFound(name), opts);
+  return accessChannel(tx, user, await getChannelByName(tx, user.realm_id, name), () => invalidChannelName(name), opts);
 }
 
 export const cannotAdministerChannel = () => new ApiError("You do not have permission to administer this channel.");

@@ -59,7 +59,7 @@ export async function createBot(deps: AppDeps, realm: RealmRow, actor: UserRow, 
     const shortName = input.shortName.trim();
     if (shortName === "") throw new ApiError("Bad name or username");
     const fullName = checkFullName(input.fullName);
-    const email = `${shortName}-bot@${fakeEmailDomain(deps.config.externalHost, realm.string_id)}`;
+    const email = `${shortName}-bot@${fakeEmailDomain(deps.config, realm.string_id)}`;
     if (!isValidEmail(email)) throw new ApiError("Bad name or username");
     if (await getUserByDeliveryEmail(tx, realm.id, email)) throw new ApiError("Username already in use");
     await checkBotName(tx, realm.id, fullName);

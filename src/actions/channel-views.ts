@@ -5,10 +5,11 @@
  */
 import { accessChannelById } from "../access/channels.js";
 import { accessUserById } from "../access/users.js";
+import { ApiError } from "../errors.js";
 import { channelGroupIds, presentChannel, presentSubscription } from "../lib/present-channel.js";
 import { Membership } from "../policy/group-settings.js";
 import { canReadChannel, canSeeChannelMetadata } from "../policy/channels.js";
-import { isGuest } from "../policy/roles.js";
+import { isGuest, isRealmAdmin } from "../policy/roles.js";
 import { getChannelsByIds, getDefaultChannelIds, listChannels } from "../store/channels.js";
 import type { Tx } from "../store/db.js";
 import { getGroupSettingValues, getSystemGroups } from "../store/groups.js";
@@ -58,6 +59,8 @@ export interface ChannelListFilters {
   includeSubscribed: boolean;
   excludeArchived: boolean;
   includeAll: boolean;
+  /** The pre-FL-356 name of include_all, which Zulip still keeps to administrators. */
+  includeAllActive: boolean;
   includeDefault: boolean;
   includeOwnerSubscribed: boolean;
   includeCanAccessContent: boolean;
@@ -65,6 +68,9 @@ export interface ChannelListFilters {
 
 /** GET /streams: the union of the requested sources, sorted by name. */
 export async function listChannelObjects(tx: Tx, user: UserRow, f: ChannelListFilters): Promise<Array<Record<string, unknown>>> {
+  // Zulip's get_streams_for_user (OpenAPI get-streams: "must have administrative privileges").
+  if (f.includeAllActive && !isRealmAdmin(user)) throw new ApiError("User not authorized for this query");
+  const includeAll = f.includeAll || f.includeAllActive;
   const all = await listChannels(tx, user.realm_id, { includeArchived: !f.excludeArchived });
   const membership = await Membership.load(tx, user);
   const subscribed = new Set(await getSubscribedChannelIds(tx, user.id));
@@ -73,7 +79,7 @@ export async function listChannelObjects(tx: Tx, user: UserRow, f: ChannelListFi
     f.includeOwnerSubscribed && user.is_bot && user.bot_owner_id !== null ? new Set(await getSubscribedChannelIds(tx, user.bot_owner_id)) : new Set<number>();
   const wanted = all.filter((c) => {
     if (ownerSubscribed.has(c.id)) return true;
-    if (f.includeAll) return canSeeChannelMetadata(viewer(c), c);
+    if (includeAll) return canSeeChannelMetadata(viewer(c), c);
     if (f.includeCanAccessContent) return canReadChannel(viewer(c), c);
     if (f.includeSubscribed && subscribed.has(c.id)) return true;
     if (f.includePublic && !isGuest(user) && !c.invite_only) return true;

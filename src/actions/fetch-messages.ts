@@ -4,7 +4,7 @@
  * history_limited, and explicit message_ids. `messageIdsMatchingNarrow` is shared with
  * POST /messages/flags/narrow.
  */
-import { confusingVar, ApiError, missingParam } from "../errors.js";
+import { ApiError, missingParam } from "../errors.js";
 import { NEWEST_ANCHOR, parseAnchor, type Anchor } from "../lib/anchor.js";
 import { FLAG_BITS } from "../lib/flags.js";
 import { isDmNarrow, isPersonalTerm, type NarrowTerm } from "../lib/narrow.js";
@@ -52,12 +52,14 @@ async function firstUnreadAnchor(tx: Tx, user: UserRow, r: ResolvedNarrow): Prom
   return first ?? NEWEST_ANCHOR;
 }
 
-/** The first matching message sent at or after the date, else the newest; null when none match. */
-async function dateAnchor(tx: Tx, r: ResolvedNarrow, since: number): Promise<number | null> {
+/**
+ * The first matching message sent at or after the date; when none was, the "newest" anchor
+ * itself (spec 4.8), so the window is the latest `num_before` messages with found_newest, exactly
+ * as `anchor=newest` answers, rather than a window around the last message.
+ */
+async function dateAnchor(tx: Tx, r: ResolvedNarrow, since: number): Promise<number> {
   const [first] = await narrowIds(tx, r.query, { sentSince: since, order: "asc", limit: 1 });
-  if (first !== undefined) return first;
-  const [newest] = await narrowIds(tx, r.query, { order: "desc", limit: 1 });
-  return newest ?? null;
+  return first ?? NEWEST_ANCHOR;
 }
 
 /** Whether messages of a protected-history channel matching the narrow lie below `below`. */
@@ -106,13 +108,7 @@ export async function messageIdsMatchingNarrow(tx: Tx, user: UserRow, narrow: Na
   let anchor: number;
   if (range.anchor.type === "id") anchor = range.anchor.id;
   else if (range.anchor.type === "first_unread") anchor = await firstUnreadAnchor(tx, user, r);
-  else {
-    const found = await dateAnchor(tx, r, range.anchor.since);
-    if (found === null) {
-      return { ids: [], anchor: NEWEST_ANCHOR, foundAnchor: false, foundOldest: false, foundNewest: false, historyLimited: false, resolved: r };
-    }
-    anchor = found;
-  }
+  else anchor = await dateAnchor(tx, r, range.anchor.since);
   const toLeft = anchor === 0;
   const toRight = anchor >= NEWEST_ANCHOR;
   const numBefore = range.numBefore;
@@ -184,11 +180,12 @@ export function checkFetchRange(input: GetMessagesInput, near: () => number | nu
   }
   if (input.numBefore === undefined) throw missingParam("num_before");
   if (input.numAfter === undefined) throw missingParam("num_after");
-  if (input.useFirstUnreadAnchor && input.anchor !== undefined) throw confusingVar("anchor", "use_first_unread_anchor");
   if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) throw tooMany();
   const includeAnchor = input.includeAnchor ?? true;
   if (input.numBefore > 0 && input.numAfter > 0 && !includeAnchor) throw anchorExcludedInside();
   let anchor: Anchor;
+  // Zulip's parse_anchor_value: the legacy flag wins and `anchor` is then ignored, whatever it
+  // says (zulip-terminal sends anchor=0 with it on every first fetch).
   if (input.useFirstUnreadAnchor) anchor = { type: "first_unread" };
   else if (input.anchor !== undefined) anchor = parseAnchor(input.anchor, input.anchorDate);
   else {

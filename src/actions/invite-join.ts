@@ -9,7 +9,7 @@ import { ApiError } from "../errors.js";
 import { realmSetting } from "../lib/realm-settings.js";
 import { fakeEmailDomain } from "../policy/email-visibility.js";
 import { inviteEmailError } from "../policy/invites.js";
-import { getChannelById, getChannelsByIds, getDefaultChannelIds } from "../store/channels.js";
+import { getChannelById, getDefaultChannelIds } from "../store/channels.js";
 import { readTx, transaction, type Tx } from "../store/db.js";
 import { addGroupMembers } from "../store/groups.js";
 import { claimInvitation, getInvitationByKey, INVITE_STATUS, revokeInvitationsForEmail, type InvitationRow } from "../store/invites.js";
@@ -19,9 +19,8 @@ import { getNamedGroupsByIds } from "../store/user-groups.js";
 import { getUserByDeliveryEmail, getUserById } from "../store/users.js";
 import { publishInvitesChanged } from "./invites.js";
 import { sendChannelNotice, sendDirectNotice, silentMention } from "./notification-bot.js";
-import { doAddSubscriptions } from "./subscriptions-add.js";
 import { publishGroupEvent } from "./user-groups.js";
-import { checkCreateUser, checkFullName } from "./users.js";
+import { checkCreateUser, checkFullName, subscribeNewUser } from "./users.js";
 import { publishUserAdded } from "./user-events.js";
 
 /** The register response's password_min_length. */
@@ -64,11 +63,11 @@ export interface JoinedUser {
   fullName: string;
 }
 
-/** The invited channels (and the realm's defaults when asked), leaving out archived ones. */
-async function invitationChannels(tx: Tx, realm: RealmRow, invite: InvitationRow) {
+/** The invited channels, and the realm's defaults when the invitation asks for them. */
+async function invitationChannelIds(tx: Tx, realm: RealmRow, invite: InvitationRow): Promise<number[]> {
   const ids = JSON.parse(invite.channel_ids) as number[];
   if (invite.include_realm_default_subscriptions) ids.push(...(await getDefaultChannelIds(tx, realm.id)));
-  return (await getChannelsByIds(tx, realm.id, [...new Set(ids)])).filter((c) => !c.deactivated);
+  return ids;
 }
 
 /** Adds the new user to the invitation's still-active named groups (user_group add_members). */
@@ -116,14 +115,14 @@ export async function acceptInvitation(deps: AppDeps, subdomain: string, key: st
         password: form.password,
         role: invite.invited_as,
         actingUserId: invite.referred_by_id,
-        emailDomain: fakeEmailDomain(deps.config.externalHost, realm.string_id),
+        emailDomain: fakeEmailDomain(deps.config, realm.string_id),
       },
       deps.clock.now(),
     );
     const user = (await getUserById(tx, realm.id, created.userId)) as UserRow;
     await publishUserAdded(deps, tx, user);
     await revokeInvitationsForEmail(tx, realm.id, email);
-    await doAddSubscriptions(deps, tx, realm, null, await invitationChannels(tx, realm, invite), [user]);
+    await subscribeNewUser(deps, tx, realm, user, await invitationChannelIds(tx, realm, invite));
     await joinInvitationGroups(deps, tx, realm, invite, user);
     await publishInvitesChanged(deps, tx, realm.id, invite.referred_by_id);
     await sendJoinNotices(deps, tx, joinable, user);

@@ -45,6 +45,21 @@ export function presentPresenceLegacy(row: PresenceRow): Record<string, unknown>
   };
 }
 
+/**
+ * GET /users/{user_id_or_email}/presence: the legacy keys with only `status` and `timestamp`
+ * (the OpenAPI object forbids anything else; Zulip's view pops `client` and `pushable`), and an
+ * aggregate older than the offline threshold reads "offline", as Zulip's get_presence_backend says.
+ */
+export function presentUserPresence(row: PresenceRow, now: number): Record<string, { status: string; timestamp: number }> {
+  const out: Record<string, { status: string; timestamp: number }> = {};
+  for (const [key, value] of Object.entries(presentPresenceLegacy(row))) {
+    const { status, timestamp } = value as { status: string; timestamp: number };
+    out[key] = { status, timestamp };
+  }
+  if (now - out.aggregated.timestamp > PRESENCE_OFFLINE_THRESHOLD_SECONDS) out.aggregated.status = "offline";
+  return out;
+}
+
 export class PresenceService {
   private pending = new Map<number, Pending>();
   private flushing: Promise<void> = Promise.resolve();

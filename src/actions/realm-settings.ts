@@ -7,7 +7,7 @@
  */
 import { accessChannelById } from "../access/channels.js";
 import type { AppDeps } from "../deps.js";
-import { ApiError, invalidParam, mustBeOwner } from "../errors.js";
+import { ApiError, badValue, mustBeOwner } from "../errors.js";
 import { publishOnCommit, type ChatEvent } from "../events/bus.js";
 import { realmSetting, withRealmSetting } from "../lib/realm-settings.js";
 import { parseRetentionDays } from "../policy/channel-settings.js";
@@ -81,7 +81,7 @@ const ANNOUNCEMENT_CHANNELS: readonly AnnouncementProperty[] = ["new_stream_anno
 /** Zulip's parse_message_time_limit_setting: "unlimited" is null, otherwise a positive number of seconds. */
 function parseTimeLimit(name: string, value: TimeLimit): number | null {
   if (value === "unlimited") return null;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) throw invalidParam(`Bad value for '${name}': ${String(value)}`);
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) throw badValue(name, value);
   return value;
 }
 
@@ -90,7 +90,7 @@ function storedValue(name: ColumnProperty, value: unknown): unknown {
   if (TIME_LIMITS.has(name)) return parseTimeLimit(name, value as TimeLimit);
   if (name === "message_retention_days") {
     // Only channels inherit the realm's value; the realm itself has no "realm_default".
-    if (value === "realm_default") throw new ApiError("Bad value for 'message_retention_days': realm_default");
+    if (value === "realm_default") throw badValue("message_retention_days", value);
     return parseRetentionDays(value as number | string);
   }
   if (name === "name") {

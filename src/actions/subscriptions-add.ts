@@ -32,8 +32,11 @@ export interface AddSubscriptionsOptions {
   createdChannelIds?: ReadonlySet<number>;
 }
 
+/** What subscribing needs of the dependencies (the manage CLI passes a bus nobody listens to). */
+export type SubscribeDeps = Pick<AppDeps, "events" | "clock">;
+
 export async function doAddSubscriptions(
-  deps: AppDeps,
+  deps: SubscribeDeps,
   tx: Tx,
   realm: RealmRow,
   actor: UserRow | null,
@@ -69,7 +72,7 @@ export async function doAddSubscriptions(
 }
 
 async function publishSubscriptionEvents(
-  deps: AppDeps,
+  deps: SubscribeDeps,
   tx: Tx,
   realm: RealmRow,
   channels: readonly ChannelRow[],

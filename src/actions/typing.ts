@@ -4,7 +4,7 @@
  */
 import { accessChannelById } from "../access/channels.js";
 import type { AppDeps } from "../deps.js";
-import { ApiError, invalidParam } from "../errors.js";
+import { ApiError, invalidParam, missingParam } from "../errors.js";
 import { normalizeTopic } from "../lib/topics.js";
 import { mergeSettings, settingOf } from "../lib/user-settings.js";
 import { readTx, type Tx } from "../store/db.js";
@@ -35,7 +35,7 @@ export async function checkSendTyping(deps: AppDeps, sender: UserRow, input: Typ
   const settings = mergeSettings(sender.settings);
   const senderRef = { user_id: sender.id, email: sender.email };
   if (input.type === "direct") {
-    if (input.to === undefined) throw new ApiError("Missing 'to' argument", "REQUEST_VARIABLE_MISSING");
+    if (input.to === undefined) throw missingParam("to");
     if (input.to.length === 0) throw new ApiError("Empty 'to' list");
     if (!settings.send_private_typing_notifications) throw new ApiError("User has disabled typing notifications for direct messages");
     const ids = [...new Set(input.to)];

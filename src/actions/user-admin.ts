@@ -82,7 +82,7 @@ export async function doChangeFullName(deps: AppDeps, tx: Tx, target: UserRow, f
 /** A new real address; the API email follows it while the address is visible to everyone. */
 async function doChangeDeliveryEmail(deps: AppDeps, tx: Tx, realm: RealmRow, target: UserRow, email: string): Promise<void> {
   const after = { ...target, delivery_email: email };
-  const apiEmail = apiEmailFor(after, emailVisibilityOf(target), fakeEmailDomain(deps.config.externalHost, realm.string_id));
+  const apiEmail = apiEmailFor(after, emailVisibilityOf(target), fakeEmailDomain(deps.config, realm.string_id));
   await updateUser(tx, target.id, { delivery_email: email, email: apiEmail });
   await publishDeliveryEmailChanges(deps, tx, target, { ...after, email: apiEmail });
   if (apiEmail !== target.email) await publishUserUpdate(deps, tx, realm.id, { user_id: target.id, new_email: apiEmail });

@@ -68,7 +68,7 @@ async function doChangeTimezone(deps: AppDeps, tx: Tx, user: UserRow, timezone: 
 
 /** email_address_visibility also decides the API email; everyone learns the new one. */
 async function doChangeEmailVisibility(deps: AppDeps, tx: Tx, realm: RealmRow, before: UserRow, settings: string, visibility: number): Promise<void> {
-  const email = apiEmailFor(before, visibility, fakeEmailDomain(deps.config.externalHost, realm.string_id));
+  const email = apiEmailFor(before, visibility, fakeEmailDomain(deps.config, realm.string_id));
   await updateUser(tx, before.id, { email });
   await publishDeliveryEmailChanges(deps, tx, before, { ...before, email, settings });
   if (email !== before.email) await publishUserUpdate(deps, tx, realm.id, { user_id: before.id, new_email: email });

@@ -3,7 +3,7 @@
  * PATCH (spec 4.4), which is the same change restricted to muted/inherit. Setting a topic to its
  * current policy, or clearing a policy it does not have, succeeds and changes nothing (FL 169).
  */
-import { accessChannel, invalidChannelId } from "../access/channels.js";
+import { accessChannel, invalidChannelId, invalidChannelName } from "../access/channels.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
@@ -145,7 +145,7 @@ export async function checkUpdateMutedTopic(
   await transaction(deps.store, async (tx) => {
     let channel: ChannelRow;
     if (input.op === "add") {
-      const notFound = "id" in ref ? invalidChannelId : () => new ApiError(`Invalid channel name '${ref.name}'`);
+      const notFound = "id" in ref ? invalidChannelId : () => invalidChannelName(ref.name);
       channel = await channelToSetPolicy(tx, user, ref, notFound);
     } else {
       channel = await channelToClearPolicy(tx, user, ref, () => new ApiError("Topic is not muted"));

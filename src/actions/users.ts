@@ -16,7 +16,9 @@ import type { RealmRow, UserRow } from "../store/types.js";
 import { getUserByDeliveryEmail, getUserById, insertUser, updateUser } from "../store/users.js";
 import { generateApiKey, hashPassword } from "../lib/secrets.js";
 import { isValidEmail } from "../lib/email.js";
+import { getChannelsByIds, getDefaultChannelIds } from "../store/channels.js";
 import { setRoleGroups } from "./role-groups.js";
+import { doAddSubscriptions, type SubscribeDeps } from "./subscriptions-add.js";
 import { publishUserAdded } from "./user-events.js";
 
 export const MAX_FULL_NAME_LENGTH = 100;
@@ -113,8 +115,23 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: NewUserInput,
 }
 
 /**
- * POST /users: an administrator creates an account (Zulip's create-user). Everyone in the realm
- * hears of it (realm_user add).
+ * A new human's first subscriptions (Zulip's set_up_streams_and_groups_for_new_human_user): the
+ * given channels, archived ones left out, with the usual subscription events but no "subscribed
+ * you" notice. Without an invitation the list is the realm's default channels.
+ */
+export async function subscribeNewUser(deps: SubscribeDeps, tx: Tx, realm: RealmRow, user: UserRow, channelIds?: readonly number[]): Promise<void> {
+  const ids = channelIds ?? (await getDefaultChannelIds(tx, realm.id));
+  const channels = (await getChannelsByIds(tx, realm.id, [...new Set(ids)])).filter((c) => !c.deactivated);
+  await doAddSubscriptions(deps, tx, realm, null, channels, [user]);
+}
+
+/** Zulip's JsonableError for an administrator without the can_create_users permission. */
+export const cannotCreateUsers = () => new ApiError("User not authorized to create users");
+
+/**
+ * POST /users: an administrator whom the server's operators granted can_create_users (FL 36)
+ * creates an account (Zulip's create-user). Everyone in the realm hears of it (realm_user add),
+ * and the account starts subscribed to the realm's default channels.
  */
 export async function createUserAccount(
   deps: AppDeps,
@@ -122,14 +139,17 @@ export async function createUserAccount(
   actor: UserRow,
   input: { email: string; fullName: string; password: string },
 ): Promise<CreatedUser> {
+  if (!actor.can_create_users) throw cannotCreateUsers();
   return transaction(deps.store, async (tx) => {
     const created = await checkCreateUser(
       tx,
       realm,
-      { ...input, actingUserId: actor.id, emailDomain: fakeEmailDomain(deps.config.externalHost, realm.string_id) },
+      { ...input, actingUserId: actor.id, emailDomain: fakeEmailDomain(deps.config, realm.string_id) },
       deps.clock.now(),
     );
-    await publishUserAdded(deps, tx, (await getUserById(tx, realm.id, created.userId)) as UserRow);
+    const user = (await getUserById(tx, realm.id, created.userId)) as UserRow;
+    await publishUserAdded(deps, tx, user);
+    await subscribeNewUser(deps, tx, realm, user);
     return created;
   });
 }

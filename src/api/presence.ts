@@ -1,7 +1,7 @@
 /** Presence endpoints: update own presence, realm presence, one user's presence. */
 import { userIdFromSegment } from "../access/users.js";
 import { checkHumanCaller } from "../actions/caller-checks.js";
-import { presentPresenceLegacy, presentPresenceModern } from "../actions/presence.js";
+import { presentPresenceLegacy, presentPresenceModern, presentUserPresence } from "../actions/presence.js";
 import { ApiError, invalidUser } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
@@ -75,7 +75,7 @@ export const getUserPresence = endpoint({
     if (!target) throw invalidUser();
     const row = await ctx.deps.presence.userPresence(target.id);
     if (!row) throw new ApiError(`No presence data for ${target.email}`);
-    return { presence: presentPresenceLegacy(row) };
+    return { presence: presentUserPresence(row, ctx.deps.clock.now()) };
   },
 });
 

@@ -1,12 +1,14 @@
 /** The manage commands as functions (the CLI parses flags; tests call these directly). */
 import { checkCreateRealm } from "../actions/realms.js";
-import { checkCreateUser } from "../actions/users.js";
+import { checkCreateUser, subscribeNewUser } from "../actions/users.js";
 import type { Clock } from "../deps.js";
 import { ApiError } from "../errors.js";
+import { LocalEventBus } from "../events/bus.js";
 import { ROLES } from "../policy/roles.js";
-import { transaction, type Store } from "../store/db.js";
+import { transaction, type Store, type Tx } from "../store/db.js";
 import { getRealmBySubdomain } from "../store/realms.js";
-import { getUserByDeliveryEmail } from "../store/users.js";
+import type { RealmRow, UserRow } from "../store/types.js";
+import { getUserByDeliveryEmail, getUserById, updateUser } from "../store/users.js";
 
 export interface CreatedAccount {
   realm_id: number;
@@ -36,8 +38,7 @@ export async function runCreateUser(store: Store, clock: Clock, v: Record<string
   const botType = intFlag("bot-type", v["bot-type"]);
   if (v["bot-owner"] !== undefined && botType === undefined) throw new ApiError("--bot-owner needs --bot-type");
   return transaction(store, async (tx) => {
-    const realm = await getRealmBySubdomain(tx, (v.realm as string).toLowerCase());
-    if (!realm) throw new ApiError(`no realm with subdomain '${v.realm}'`);
+    const realm = await realmNamed(tx, v.realm as string);
     let botOwnerId: number | null = null;
     if (v["bot-owner"] !== undefined) {
       const owner = await getUserByDeliveryEmail(tx, realm.id, v["bot-owner"]);
@@ -50,6 +51,47 @@ export async function runCreateUser(store: Store, clock: Clock, v: Record<string
       { email: v.email as string, fullName: v["full-name"] as string, password: v.password as string, role, botType: botType ?? null, botOwnerId },
       clock.now(),
     );
+    if (botType === undefined) {
+      // A new human starts in the realm's default channels, as Zulip's create_user command does.
+      // The events go to a bus nobody listens to: running servers read the rows, not this process.
+      const user = (await getUserById(tx, realm.id, created.userId)) as UserRow;
+      await subscribeNewUser({ events: new LocalEventBus(), clock }, tx, realm, user);
+    }
     return { realm_id: realm.id, user_id: created.userId, email: created.email, api_key: created.apiKey };
+  });
+}
+
+async function realmNamed(tx: Tx, subdomain: string): Promise<RealmRow> {
+  const realm = await getRealmBySubdomain(tx, subdomain.toLowerCase());
+  if (!realm) throw new ApiError(`no realm with subdomain '${subdomain}'`);
+  return realm;
+}
+
+/**
+ * Per-account permissions only the server's operators may grant (Zulip's `manage.py
+ * change_user_role EMAIL can_create_users [--revoke]`): can_create_users lets an administrator
+ * use POST /users (FL 36); can_change_user_emails lets an owner change others' addresses.
+ */
+export const OPERATOR_PERMISSIONS = ["can_create_users", "can_change_user_emails"] as const;
+export type OperatorPermission = (typeof OPERATOR_PERMISSIONS)[number];
+
+export interface PermissionChange {
+  realm_id: number;
+  user_id: number;
+  email: string;
+  permission: OperatorPermission;
+  value: boolean;
+}
+
+export async function runChangeUserPermission(store: Store, v: Record<string, string | undefined>): Promise<PermissionChange> {
+  const permission = v.permission as OperatorPermission;
+  if (!OPERATOR_PERMISSIONS.includes(permission)) throw new ApiError(`--permission must be one of ${OPERATOR_PERMISSIONS.join(", ")}`);
+  const value = v.revoke === undefined;
+  return transaction(store, async (tx) => {
+    const realm = await realmNamed(tx, v.realm as string);
+    const user = await getUserByDeliveryEmail(tx, realm.id, v.email as string);
+    if (!user) throw new ApiError(`no user '${v.email}' in realm '${v.realm}'`);
+    await updateUser(tx, user.id, { [permission]: value });
+    return { realm_id: realm.id, user_id: user.id, email: user.delivery_email, permission, value };
   });
 }

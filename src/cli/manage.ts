@@ -10,21 +10,24 @@ import { ApiError } from "../errors.js";
 import { openStore, type Store } from "../store/db.js";
 import { migrateToLatest } from "../store/migrate.js";
 import { runBackup, runRestore } from "./backup.js";
-import { runCreateRealm, runCreateUser } from "./commands.js";
+import { runChangeUserPermission, runCreateRealm, runCreateUser } from "./commands.js";
 
 const USAGE = `usage:
   manage migrate
   manage create-realm --subdomain S --name N --owner-email E --owner-name N --owner-password P
   manage create-user --realm S --email E --full-name N --password P [--role 100|200|300|400|600] [--bot-type 1 --bot-owner EMAIL]
+  manage change-user-permission --realm S --email E --permission can_create_users|can_change_user_emails [--revoke]
   manage backup FILE     (database and uploads into one tar archive)
   manage restore FILE    (stop the server first: replaces the database and uploads)`;
 
 class UsageError extends Error {}
 
 const STRING = { type: "string" } as const;
+/** A flag without a value; it reads as "true" when given. */
+const FLAG = { type: "boolean" } as const;
 
 interface Command {
-  options: Record<string, typeof STRING>;
+  options: Record<string, typeof STRING | typeof FLAG>;
   /** Names of the positional arguments, all required; none when absent. */
   positionals?: string[];
   run: (store: Store, v: Record<string, string | undefined>, config: Config) => Promise<unknown>;
@@ -39,6 +42,10 @@ const COMMANDS: Record<string, Command> = {
   "create-user": {
     options: { realm: STRING, email: STRING, "full-name": STRING, password: STRING, role: STRING, "bot-type": STRING, "bot-owner": STRING },
     run: (store, v) => runCreateUser(store, systemClock, { ...v, ...required(v, ["realm", "email", "full-name", "password"]) }),
+  },
+  "change-user-permission": {
+    options: { realm: STRING, email: STRING, permission: STRING, revoke: FLAG },
+    run: (store, v) => runChangeUserPermission(store, { ...v, ...required(v, ["realm", "email", "permission"]) }),
   },
   backup: { options: {}, positionals: ["file"], run: (store, v, config) => runBackup(store, config, systemClock, v.file as string) },
   restore: { options: {}, positionals: ["file"], run: (store, v, config) => runRestore(store, config, v.file as string) },
@@ -66,7 +73,8 @@ async function main(argv: string[]): Promise<number> {
     const parsed = parseArgs({ args: rest, options: spec.options, strict: true, allowPositionals: spec.positionals !== undefined });
     const names = spec.positionals ?? [];
     if (parsed.positionals.length !== names.length) throw new Error(`${command} takes ${names.map((n) => n.toUpperCase()).join(" ")}`);
-    values = { ...(parsed.values as Record<string, string | undefined>), ...Object.fromEntries(names.map((n, i) => [n, parsed.positionals[i]])) };
+    const flags = Object.entries(parsed.values).map(([k, val]) => [k, val === true ? "true" : val]);
+    values = { ...(Object.fromEntries(flags) as Record<string, string | undefined>), ...Object.fromEntries(names.map((n, i) => [n, parsed.positionals[i]])) };
   } catch (e) {
     console.error(`${(e as Error).message}\n${USAGE}`);
     return 2;

@@ -39,7 +39,9 @@ export const MULTIPART_LIMITS = { fieldNameSize: 100, fieldSize: 2 * 1024 * 1024
 export function serverOptions(config: Config) {
   return {
     http: { maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: HEADERS_TIMEOUT_MS },
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // "/api/v1//streams/5/email_address" is what the Python bindings request when a caller passes a
+    // path with a leading slash (zulip-terminal does): Zulip's nginx merges the slashes, so we do.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreDuplicateSlashes: true },
     requestTimeout: REQUEST_TIMEOUT_MS,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     connectionTimeout: config.eventHeartbeatSeconds * 1000 + IDLE_MARGIN_MS,

@@ -3,7 +3,7 @@
  * default for each, name and description bounds, topics policies and the retention values.
  * `creator` marks the setting whose default is an anonymous group holding just the creator.
  */
-import { ApiError } from "../errors.js";
+import { ApiError, badValue } from "../errors.js";
 import type { GroupSettingConfig } from "./group-settings.js";
 
 export interface ChannelGroupSetting {
@@ -98,7 +98,7 @@ export function parseRetentionDays(value: RetentionValue): number | null {
   if (value === "realm_default") return null;
   if (value === "unlimited" || value === "forever") return -1;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-    throw new ApiError(`Bad value for 'message_retention_days': ${String(value)}`);
+    throw badValue("message_retention_days", value);
   }
   return value;
 }

@@ -6,6 +6,9 @@
  * objects) hides the address without asking who is looking. delivery_email is then shown per
  * viewer, by canSeeDeliveryEmail.
  */
+import type { Config } from "../config.js";
+import { ApiError } from "../errors.js";
+import { isValidEmail } from "../lib/email.js";
 import { settingOf } from "../lib/user-settings.js";
 import type { UserRow } from "../store/types.js";
 import { ROLE } from "./roles.js";
@@ -38,13 +41,22 @@ export function canSeeDeliveryEmail(viewer: Pick<UserRow, "id" | "role">, target
   }
 }
 
+/** The configuration that names fake email domains. */
+export type EmailDomainConfig = Pick<Config, "externalHost" | "fakeEmailDomain">;
+
 /**
- * The domain of placeholder addresses: the realm's host (`SUB.EXTERNAL_HOST`) without a port,
- * which an email address cannot carry. Bots' addresses use it too.
+ * The domain of bot and placeholder addresses, as Zulip's get_fake_email_domain picks it: the
+ * realm's host (`SUB.EXTERNAL_HOST`, port and all) when `bot@host` is a valid address, else
+ * FAKE_EMAIL_DOMAIN (by default EXTERNAL_HOST without its port). So the default install
+ * (`localhost:9991`) gives `…@localhost`, an address Django's validator allows (issue 15: bots
+ * could not be created in the root realm there).
  */
-export function fakeEmailDomain(externalHost: string, subdomain: string): string {
-  const host = externalHost.replace(/:\d+$/, "");
-  return subdomain === "" ? host : `${subdomain}.${host}`;
+export function fakeEmailDomain(config: EmailDomainConfig, subdomain: string): string {
+  const realmHost = subdomain === "" ? config.externalHost : `${subdomain}.${config.externalHost}`;
+  if (isValidEmail(`bot@${realmHost}`)) return realmHost;
+  const fallback = config.fakeEmailDomain ?? config.externalHost.replace(/:\d+$/, "");
+  if (isValidEmail(`bot@${fallback}`)) return fallback;
+  throw new ApiError(`${fallback} is not a valid domain. Consider setting the FAKE_EMAIL_DOMAIN setting.`);
 }
 
 /** The API email a user should have for a visibility setting. */

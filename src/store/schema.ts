@@ -81,6 +81,8 @@ export interface UserTable {
   is_imported_stub: Generated<boolean>;
   is_deleted: Generated<boolean>;
   can_change_user_emails: Generated<boolean>;
+  /** Zulip's can_create_users (FL 36): POST /users; granted by server operators only. */
+  can_create_users: Generated<boolean>;
   is_billing_admin: Generated<boolean>;
   default_all_public_streams: Generated<boolean>;
 }
@@ -337,7 +339,7 @@ export interface DB {
 export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "deactivated", "invite_required", "emails_restricted_to_domains", "allow_edit_history",
   "allow_message_editing", "enable_spectator_access", "password_auth_enabled",
-  "is_active", "is_bot", "is_mirror_dummy", "is_imported_stub", "is_deleted", "can_change_user_emails",
+  "is_active", "is_bot", "is_mirror_dummy", "is_imported_stub", "is_deleted", "can_change_user_emails", "can_create_users",
   "is_billing_admin", "default_all_public_streams", "is_system_group", "is_archived",
   "invite_only", "is_web_public", "history_public_to_subscribers", "is_recently_active",
   "active", "is_user_active", "pin_to_top", "is_muted", "desktop_notifications", "audible_notifications",

@@ -111,7 +111,7 @@ for (const kind of STORE_KINDS) {
       }
       const missing = await t.as(null).post("/fetch_api_key", { username: "iago@zulip.test" });
       assert.equal(missing.status, 400);
-      assert.deepEqual(missing.body, { result: "error", msg: "Missing 'password' argument", code: "REQUEST_VARIABLE_MISSING" });
+      assert.deepEqual(missing.body, { result: "error", msg: "Missing 'password' argument", code: "REQUEST_VARIABLE_MISSING", var_name: "password" });
     });
 
     it("fetch_api_key on a host with no realm is NONEXISTENT_SUBDOMAIN", async () => {

@@ -1,6 +1,8 @@
 /** Bots: create, list, update and deactivate (Zulip's bot endpoints), on every store. */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { checkCreateRealm } from "../../src/actions/realms.js";
+import { fakeEmailDomain } from "../../src/policy/email-visibility.js";
 import { transaction } from "../../src/store/db.js";
 import { getSystemGroupByName } from "../../src/store/groups.js";
 import { updateRealm } from "../../src/store/realms.js";
@@ -8,7 +10,11 @@ import { createTestRealm, type TestRealm, type TestUser } from "../helpers/fixtu
 import { assertError, checkPermissions } from "../helpers/org.js";
 import { STORE_KINDS } from "../helpers/stores.js";
 
-const DOMAIN = "zulip.testserver.local";
+/**
+ * Zulip's get_fake_email_domain: the realm host "zulip.testserver.local:9991" carries a port, so no
+ * address can end with it, and FAKE_EMAIL_DOMAIN (EXTERNAL_HOST without its port) is used.
+ */
+const DOMAIN = "testserver.local";
 
 for (const kind of STORE_KINDS) {
   describe(`bots [${kind}]`, () => {
@@ -56,7 +62,7 @@ for (const kind of STORE_KINDS) {
         [{ full_name: "D", short_name: "d", bot_type: 9 }, "Invalid bot type"],
         [{ full_name: "E", short_name: "e", bot_type: 4 }, "Embedded bots are not enabled."],
         [{ full_name: "F", short_name: "f", interface_type: 5 }, "Invalid interface type"],
-        [{ full_name: "G", short_name: "g", default_sending_stream: "Nowhere" }, "Channel 'Nowhere' does not exist"],
+        [{ full_name: "G", short_name: "g", default_sending_stream: "Nowhere" }, "Invalid channel name 'Nowhere'"],
       ];
       for (const [params, msg] of cases) {
         const res = await t.as("hamlet").post("/bots", params);
@@ -122,6 +128,47 @@ for (const kind of STORE_KINDS) {
       const bots = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => makeBot(`del${i}`, "iago")));
       let i = 0;
       await checkPermissions(["desdemona", "iago"], (caller) => t.as(caller).delete(`/bots/${bots[i++].user_id}`));
+    });
+  });
+}
+
+describe("bot and placeholder address domains (Zulip's get_fake_email_domain)", () => {
+  const domain = (externalHost: string, subdomain: string, fake: string | null = null) => fakeEmailDomain({ externalHost, fakeEmailDomain: fake }, subdomain);
+
+  it("use the realm host when an address can end with it, else FAKE_EMAIL_DOMAIN", () => {
+    assert.equal(domain("chat.example.com", "zulip"), "zulip.chat.example.com");
+    assert.equal(domain("chat.example.com", ""), "chat.example.com");
+    // A port cannot end an address: EXTERNAL_HOST without it, Zulip's default FAKE_EMAIL_DOMAIN.
+    assert.equal(domain("chat.example.com:8443", "zulip"), "chat.example.com");
+    // The default install: Django's validator allows "localhost" although it has no dot.
+    assert.equal(domain("localhost:9991", ""), "localhost");
+    assert.equal(domain("localhost:9991", "zulip"), "localhost");
+    assert.equal(domain("localhost", ""), "localhost");
+    assert.equal(domain("myhost:9991", "", "bots.example.org"), "bots.example.org");
+    assert.throws(() => domain("myhost:9991", ""), /myhost is not a valid domain\. Consider setting the FAKE_EMAIL_DOMAIN setting\./);
+  });
+});
+
+for (const kind of STORE_KINDS) {
+  describe(`bots on the default install, EXTERNAL_HOST localhost:9991 [${kind}]`, () => {
+    let t: TestRealm;
+    beforeEach(async () => {
+      t = await createTestRealm(kind, { externalHost: "localhost:9991" });
+    });
+    afterEach(() => t.close());
+
+    it("are created in the root realm and in a subdomain, addressed @localhost (issue 15: 'Bad name or username' before)", async () => {
+      const root = await checkCreateRealm(t.deps.store, { subdomain: "", name: "Root", ownerEmail: "ann@root.test", ownerName: "Ann", ownerPassword: "pw-ann-123" }, t.clock.now());
+      const ann = { id: root.owner.userId, email: root.owner.email, apiKey: root.owner.apiKey } as TestUser;
+      const inRoot = await t.as(ann, { host: "localhost:9991" }).post("/bots", { full_name: "Root helper", short_name: "helper" });
+      assert.equal(inRoot.status, 200, JSON.stringify(inRoot.body));
+      const made = (await t.as(ann, { host: "localhost:9991" }).get(`/users/${inRoot.body.user_id}`)).body.user;
+      assert.equal(made.delivery_email, "helper-bot@localhost");
+      const bot = { id: inRoot.body.user_id, email: made.email, apiKey: inRoot.body.api_key } as TestUser;
+      assert.equal((await t.as(bot, { host: "localhost:9991" }).get("/users/me")).status, 200);
+      const inZulip = await t.as("hamlet", { host: "zulip.localhost:9991" }).post("/bots", { full_name: "Zulip helper", short_name: "helper" });
+      assert.equal(inZulip.status, 200, JSON.stringify(inZulip.body));
+      assert.equal((await t.as("hamlet", { host: "zulip.localhost:9991" }).get(`/users/${inZulip.body.user_id}`)).body.user.delivery_email, "helper-bot@localhost");
     });
   });
 }

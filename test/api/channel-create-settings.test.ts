@@ -93,8 +93,8 @@ for (const kind of STORE_KINDS) {
       assert.equal((await create("desdemona", { message_retention_days: "unlimited" })).stream.message_retention_days, -1);
       assert.equal((await create("desdemona", { message_retention_days: '"unlimited"' })).stream.message_retention_days, -1);
       assert.equal((await create("desdemona", { message_retention_days: "forever" })).stream.message_retention_days, -1);
-      assertError((await create("desdemona", { message_retention_days: 0 })).res, "Bad value for 'message_retention_days': 0");
-      assertError((await create("desdemona", { message_retention_days: "bogus" })).res, "Bad value for 'message_retention_days': bogus");
+      assertError((await create("desdemona", { message_retention_days: 0 })).res, "Bad value for 'message_retention_days': 0", "REQUEST_VARIABLE_INVALID");
+      assertError((await create("desdemona", { message_retention_days: "bogus" })).res, "Bad value for 'message_retention_days': bogus", "REQUEST_VARIABLE_INVALID");
     });
 
     it("accepts every group setting as a group id or an anonymous group, canonicalised", async () => {

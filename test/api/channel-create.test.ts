@@ -167,7 +167,7 @@ for (const kind of STORE_KINDS) {
       });
       assertError(res, "Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group");
       assert.equal(t.published.length, from);
-      assertError(await t.as("iago").get("/get_stream_id", { stream: "half-made" }), "Channel 'half-made' does not exist", "STREAM_DOES_NOT_EXIST");
+      assertError(await t.as("iago").get("/get_stream_id", { stream: "half-made" }), "Invalid channel name 'half-made'", "BAD_REQUEST");
     });
   });
 }

@@ -176,6 +176,24 @@ for (const kind of STORE_KINDS) {
       assertError(await patch("desdemona", id, { can_create_topic_group: JSON.stringify({ new: await systemGroupId(t, "role:moderators") }) }), "Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group");
     });
 
+    it("ignores the legacy stream_post_policy and is_announcement_only, as Zulip has since FL 333, and says so", async () => {
+      // Zulip removed both parameters from update-stream at FL 333 (can_send_message_group
+      // replaced them); its typed endpoint no longer reads them, so they come back in
+      // ignored_parameters_unsupported and nothing changes. The derived values are still shown.
+      const id = await make("hamlet", ["hamlet"]);
+      const before = await get(id);
+      const from = t.published.length;
+      const res = await patch("hamlet", id, { stream_post_policy: 2, is_announcement_only: true });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body.ignored_parameters_unsupported, ["stream_post_policy", "is_announcement_only"]);
+      const after = await get(id);
+      assert.deepEqual(
+        [after.can_send_message_group, after.stream_post_policy, after.is_announcement_only],
+        [before.can_send_message_group, 1, false],
+      );
+      assert.equal(eventsOf(t, "stream", "update", from).length, 0);
+    });
+
     it("unarchives with is_archived=false", async () => {
       const id = await make("hamlet", ["hamlet"]);
       assertError(await patch("hamlet", id, { is_archived: false }), "Channel is not currently deactivated");

@@ -56,6 +56,11 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(names(await t.as("iago").get("/streams", { include_all: true })), ["hidden", "other-public", "private", "public", "web"]);
       assert.deepEqual(names(await t.as("iago").get("/streams", { include_all_active: true })), ["hidden", "other-public", "private", "public", "web"]);
       assert.deepEqual(names(await t.as("cordelia").get("/streams", { include_all: true })), ["other-public", "public", "web"]);
+      // The deprecated include_all_active stays administrators-only, as Zulip's get_streams_for_user keeps it.
+      for (const who of ["cordelia", "shiva", "polonius"] as const) {
+        assertError(await t.as(who).get("/streams", { include_all_active: true }), "User not authorized for this query", "BAD_REQUEST");
+      }
+      assert.equal((await t.as("cordelia").get("/streams", { include_all_active: false })).status, 200);
       assertError(await t.as("hamlet").get("/streams", { include_public: "maybe" }), 'Argument "include_public" is not valid JSON.', "INVALID_JSON");
     });
 
@@ -86,7 +91,13 @@ for (const kind of STORE_KINDS) {
 
     it("finds a channel's id by name", async () => {
       assert.equal((await t.as("hamlet").get("/get_stream_id", { stream: "PUBLIC" })).body.stream_id, channel.public);
-      assertError(await t.as("hamlet").get("/get_stream_id", { stream: "hidden" }), "Channel 'hidden' does not exist", "STREAM_DOES_NOT_EXIST");
+      // Zulip's access_stream_by_name: missing and hidden alike are BAD_REQUEST "Invalid channel name".
+      assertError(await t.as("hamlet").get("/get_stream_id", { stream: "hidden" }), "Invalid channel name 'hidden'", "BAD_REQUEST");
+      assert.deepEqual((await t.as("hamlet").get("/get_stream_id", { stream: "nonexistent" })).body, {
+        result: "error",
+        msg: "Invalid channel name 'nonexistent'",
+        code: "BAD_REQUEST",
+      });
       assertError(await t.as("hamlet").get("/get_stream_id", {}), "Missing 'stream' argument", "REQUEST_VARIABLE_MISSING");
     });
 

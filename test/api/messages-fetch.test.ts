@@ -85,11 +85,14 @@ for (const kind of STORE_KINDS) {
       const iago = await getMessages(t, "iago", { anchor: "first_unread", num_before: 2, num_after: 2, narrow: inAnchors });
       assert.equal(iago.anchor, NEWEST_ANCHOR);
       assert.deepEqual(iago.messages.map((x: { id: number }) => x.id), ten.slice(8));
-      assertError(
-        await t.as("hamlet").get("/messages", { anchor: "newest", use_first_unread_anchor: true, num_before: 1, num_after: 0 }),
-        "REQUEST_CONFUSING_VAR",
-        "Can't decide between 'anchor' and 'use_first_unread_anchor' arguments",
-      );
+      // Zulip's parse_anchor_value: the legacy flag wins over any anchor, which is not even
+      // parsed. zulip-terminal's first fetch sends anchor=0 with it (issue 15).
+      for (const anchor of ["0", "newest", "not an anchor"]) {
+        const both = await window({ anchor, use_first_unread_anchor: true, num_before: 1, num_after: 1 });
+        assert.deepEqual([both.anchor, both.ids, both.found_anchor], [ten[4], ten.slice(3, 6), true], anchor);
+      }
+      const off = await window({ anchor: "0", use_first_unread_anchor: false, num_before: 0, num_after: 1 });
+      assert.deepEqual([off.anchor, off.ids], [0, [ten[0]]]);
     });
 
     it("anchor date: the first message on or after it, else newest", async () => {
@@ -99,10 +102,24 @@ for (const kind of STORE_KINDS) {
       assert.equal(byTime.anchor, ten[4]);
       const zoned = await window({ anchor: "date", anchor_date: "2024-01-13T02:00:00+02:00", num_before: 0, num_after: 0 });
       assert.equal(zoned.anchor, ten[3]);
-      const late = await window({ anchor: "date", anchor_date: "2030-01-01", num_before: 1, num_after: 1 });
-      assert.deepEqual([late.anchor, late.ids, late.found_newest], [ten[9], ten.slice(8), true]);
+      // Past the newest message the anchor is "newest" itself: num_before messages, not one more,
+      // with found_newest (issue 15: two messages and found_newest false before).
+      const flags = (w: ApiResponse["body"]) => [w.found_anchor, w.found_oldest, w.found_newest, w.history_limited];
+      for (const numAfter of [0, 1]) {
+        const late = await window({ anchor: "date", anchor_date: "2030-01-01", num_before: 1, num_after: numAfter });
+        assert.deepEqual([late.anchor, late.ids, ...flags(late)], [NEWEST_ANCHOR, [ten[9]], false, false, true, false], `num_after ${numAfter}`);
+      }
+      const lateAll = await window({ anchor: "date", anchor_date: "2030-01-01", num_before: 20, num_after: 0 });
+      assert.deepEqual([lateAll.ids, ...flags(lateAll)], [ten, false, true, true, false]);
+      // A numeric anchor past the newest message keeps Zulip's id semantics: num_before older
+      // messages, found_newest only when a num_after window came back short.
+      const pastId = ten[9] + 1000;
+      const byId = await window({ anchor: String(pastId), num_before: 1, num_after: 0 });
+      assert.deepEqual([byId.anchor, byId.ids, ...flags(byId)], [pastId, [ten[9]], false, false, false, false]);
+      const byIdAfter = await window({ anchor: String(pastId), num_before: 1, num_after: 1 });
+      assert.deepEqual([byIdAfter.ids, ...flags(byIdAfter)], [[ten[9]], false, false, true, false]);
       const none = await getMessages(t, "hamlet", { anchor: "date", anchor_date: "2024-01-01", num_before: 1, num_after: 1, narrow: [["search", "xylophone"]] });
-      assert.deepEqual([none.anchor, none.messages, none.found_oldest, none.found_newest], [NEWEST_ANCHOR, [], false, false]);
+      assert.deepEqual([none.anchor, none.messages, ...flags(none)], [NEWEST_ANCHOR, [], false, true, true, false]);
       assertError(await t.as("hamlet").get("/messages", { anchor: "date", anchor_date: "13/01/2024", num_before: 1, num_after: 1 }), "REQUEST_VARIABLE_INVALID", "anchor_date is not a valid datetime");
       assertError(await t.as("hamlet").get("/messages", { anchor: "date", num_before: 1, num_after: 1 }), "REQUEST_VARIABLE_MISSING", "Missing 'anchor_date' argument");
     });

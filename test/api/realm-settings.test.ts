@@ -77,7 +77,10 @@ for (const kind of STORE_KINDS) {
       assertError(await patch({ name: "x".repeat(41) }), "name is too long (limit: 40 characters)", "REQUEST_VARIABLE_INVALID");
       assertError(await patch({ description: "x".repeat(1001) }), "description is too long (limit: 1000 characters)", "REQUEST_VARIABLE_INVALID");
       for (const bad of [0, -60, "forever", "abc"]) {
-        assertError(await patch({ message_content_edit_limit_seconds: bad }), `Bad value for 'message_content_edit_limit_seconds': ${bad}`, "REQUEST_VARIABLE_INVALID");
+        const res = await patch({ message_content_edit_limit_seconds: bad });
+        assertError(res, `Bad value for 'message_content_edit_limit_seconds': ${bad}`, "REQUEST_VARIABLE_INVALID");
+        // Zulip's RequestVariableConversionError names the parameter and echoes the value.
+        assert.deepEqual([res.body.var_name, res.body.bad_value], ["message_content_edit_limit_seconds", bad]);
       }
       assertError(await patch({ topics_policy: "empty_topic_only" }), "Invalid topics_policy", "REQUEST_VARIABLE_INVALID");
       assertError(await patch({ allow_edit_history: "yes" }), 'Argument "allow_edit_history" is not valid JSON.', "INVALID_JSON");
@@ -116,8 +119,8 @@ for (const kind of STORE_KINDS) {
       assert.equal(row.emails_restricted_to_domains, true);
       assert.equal(row.message_retention_days, 30);
       assert.equal((await patch({ message_retention_days: "unlimited" }, "desdemona")).body.message_retention_days, -1);
-      assertError(await patch({ message_retention_days: "realm_default" }, "desdemona"), "Bad value for 'message_retention_days': realm_default");
-      assertError(await patch({ message_retention_days: 0 }, "desdemona"), "Bad value for 'message_retention_days': 0");
+      assertError(await patch({ message_retention_days: "realm_default" }, "desdemona"), "Bad value for 'message_retention_days': realm_default", "REQUEST_VARIABLE_INVALID");
+      assertError(await patch({ message_retention_days: 0 }, "desdemona"), "Bad value for 'message_retention_days': 0", "REQUEST_VARIABLE_INVALID");
       assertError(await patch({ waiting_period_threshold: -1 }, "desdemona"), "waiting_period_threshold is too small", "REQUEST_VARIABLE_INVALID");
     });
 

@@ -91,7 +91,7 @@ for (const kind of STORE_KINDS) {
       assertError(await t.as("hamlet").patch("/users/me/subscriptions", {}), 'Nothing to do. Specify at least one of "add" or "delete".');
       const failed = await t.as("hamlet").patch("/users/me/subscriptions", { add: [{ name: `third-${n}` }], delete: ["no-such-channel"] });
       assert.equal(failed.status, 400);
-      assertError(await t.as("hamlet").get("/get_stream_id", { stream: `third-${n}` }), `Channel 'third-${n}' does not exist`, "STREAM_DOES_NOT_EXIST");
+      assertError(await t.as("hamlet").get("/get_stream_id", { stream: `third-${n}` }), `Invalid channel name 'third-${n}'`, "BAD_REQUEST");
     });
 
     it("updates subscription settings, sending update events (muting under both names)", async () => {

@@ -173,7 +173,7 @@ for (const kind of STORE_KINDS) {
       assertError(await subscribe("hamlet", { subscriptions: [{ name: "blocked" }] }), "Insufficient permission");
       assert.equal((await subscribe("hamlet", { subscriptions: [{ name: "Denmark" }] })).status, 200, "existing channels need no creation rights");
       await setRealmGroups(t, { can_create_public_channel_group_id: "role:members" });
-      assertError(await t.as("hamlet").get("/get_stream_id", { stream: "blocked" }), "Channel 'blocked' does not exist", "STREAM_DOES_NOT_EXIST");
+      assertError(await t.as("hamlet").get("/get_stream_id", { stream: "blocked" }), "Invalid channel name 'blocked'", "BAD_REQUEST");
     });
 
     it("gives a new subscriber future messages only, and old ones when history is shared", async () => {

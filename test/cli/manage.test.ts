@@ -100,6 +100,25 @@ describe("manage CLI", () => {
     );
   });
 
+  it("change-user-permission grants and revokes can_create_users, printing one JSON line", async () => {
+    const args = ["change-user-permission", "--realm", "acme", "--email", "ADM@acme.test", "--permission", "can_create_users"];
+    const [granted, badPermission, nobody] = await Promise.all([
+      manage(url, ...args),
+      manage(url, "change-user-permission", "--realm", "acme", "--email", "adm@acme.test", "--permission", "can_forge_sender"),
+      manage(url, "change-user-permission", "--realm", "acme", "--email", "ghost@acme.test", "--permission", "can_create_users"),
+    ]);
+    assert.deepEqual([granted.code, granted.stderr], [0, ""]);
+    const admin = await store.db.selectFrom("users").select(["id", "can_create_users"]).where("delivery_email", "=", "adm@acme.test").executeTakeFirstOrThrow();
+    assert.equal(granted.stdout, JSON.stringify({ realm_id: realmId, user_id: admin.id, email: "adm@acme.test", permission: "can_create_users", value: true }) + "\n");
+    assert.equal(Boolean(admin.can_create_users), true);
+    failed(badPermission, /--permission must be one of can_create_users, can_change_user_emails/);
+    failed(nobody, /no user 'ghost@acme.test' in realm 'acme'/);
+    const revoked = await manage(url, ...args, "--revoke");
+    assert.equal(JSON.parse(revoked.stdout).value, false);
+    const after = await store.db.selectFrom("users").select("can_create_users").where("id", "=", admin.id).executeTakeFirstOrThrow();
+    assert.equal(Boolean(after.can_create_users), false);
+  });
+
   it("refuses bad arguments on stderr, with nothing on stdout and a non-zero exit", async () => {
     // In parallel: each run is a fresh node + tsx process, about a second of CPU.
     const user = ["create-user", "--realm", "acme", "--password", "pw", "--full-name", "X"];

@@ -14,6 +14,7 @@ import { MemoryRateCounter } from "../../src/lib/rate-limiter.js";
 import { LocalEventBus, type ChatEvent } from "../../src/events/bus.js";
 import { QueueRegistry } from "../../src/events/registry.js";
 import { getRealmById } from "../../src/store/realms.js";
+import { updateUser } from "../../src/store/users.js";
 import { readTx } from "../../src/store/db.js";
 import { openTestStore, type StoreKind, type TestStore } from "./stores.js";
 
@@ -103,6 +104,15 @@ export function testDeps(store: Store, configOverrides: Partial<Config> = {}, cl
   return { config: testConfig(configOverrides), store, clock, events, queues, presence: new PresenceService(store, events), rateLimiter: null };
 }
 
+/**
+ * Lets an administrator POST /users: the can_create_users permission an operator grants with
+ * `manage change-user-permission` (Zulip requires it of administrators since FL 36). The standard
+ * realm's iago has it.
+ */
+export async function grantCanCreateUsers(store: Store, userId: number): Promise<void> {
+  await transaction(store, (tx) => updateUser(tx, userId, { can_create_users: true }));
+}
+
 export async function createTestRealm(kind: StoreKind, configOverrides: Partial<Config> = {}): Promise<TestRealm> {
   const testStore = await openTestStore(kind);
   const clock = new FakeClock();
@@ -133,6 +143,7 @@ export async function createTestRealm(kind: StoreKind, configOverrides: Partial<
     );
     users[u.name] = { id: created.userId, email, apiKey: created.apiKey, fullName: u.fullName, role: u.role };
   }
+  await grantCanCreateUsers(deps.store, users.iago.id);
   const app = await buildApp(deps, { logger: false });
   const host = `${subdomain}.${EXTERNAL_HOST}`;
   return {

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { checkCreateUser } from "../../src/actions/users.js";
+import { fakeEmailDomain } from "../../src/policy/email-visibility.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { getRealmById } from "../../src/store/realms.js";
 import type { ApiResponse, TestRealm, TestUser, UserName } from "./fixtures.js";
@@ -36,7 +37,7 @@ export async function addUser(
         role: opts.role ?? 400,
         botType: isBot ? (opts.botType ?? 1) : null,
         botOwnerId: opts.botOwner?.id ?? null,
-        emailDomain: "zulip.testserver.local",
+        emailDomain: fakeEmailDomain(t.deps.config, realm.string_id),
       },
       t.clock.now(),
     ),

@@ -100,6 +100,11 @@ describe("security headers and request ids", () => {
     assert.equal(ids.size, cases.length, "one id per request");
   });
 
+  it("merges duplicate slashes as Zulip's nginx does (the Python bindings send /api/v1//path for a path given with a leading slash)", async () => {
+    assert.deepEqual((await send(h.app, "GET", "/api/v1//thing")).body, { result: "success", msg: "", ok: true });
+    assert.equal((await send(h.app, "GET", "/api//v1/names/abc")).body.length, 3);
+  });
+
   it("leaves a header the route set itself (uploaded files carry their own CSP)", async () => {
     const res = await send(h.app, "GET", "/own-policy");
     assert.equal(res.headers["content-security-policy"], "sandbox");

@@ -46,9 +46,9 @@ const echoPath = <P extends ParamTable>(path: string, params: P) =>
 const withPath = echoPath("/things/:thing_id", { thing_id: p.int().path() });
 const withNamePath = echoPath("/names/:name", { name: p.str().path() });
 
-function assertError(res: ApiResponse, code: string, msg: string) {
+function assertError(res: ApiResponse, code: string, msg: string, extra: Record<string, unknown> = {}) {
   assert.equal(res.status, 400, JSON.stringify(res.body));
-  assert.deepEqual(res.body, { result: "error", msg, code });
+  assert.deepEqual(res.body, { result: "error", msg, code, ...extra });
 }
 
 describe("request parameters", () => {
@@ -154,9 +154,9 @@ describe("request parameters", () => {
     assert.deepEqual((await send(h.app, "GET", "/names/ab")).body.params, { name: "ab" });
   });
 
-  it("reports a missing required parameter", async () => {
-    assertError(await call("POST", { form: { to: [1] } }), "REQUEST_VARIABLE_MISSING", "Missing 'op' argument");
-    assertError(await call("GET", {}), "REQUEST_VARIABLE_MISSING", "Missing 'op' argument");
+  it("reports a missing required parameter, naming it in var_name as Zulip's MissingArgumentError does", async () => {
+    assertError(await call("POST", { form: { to: [1] } }), "REQUEST_VARIABLE_MISSING", "Missing 'op' argument", { var_name: "op" });
+    assertError(await call("GET", {}), "REQUEST_VARIABLE_MISSING", "Missing 'op' argument", { var_name: "op" });
   });
 
   it("reports invalid values with Zulip's templates", async () => {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createRequire } from "node:module";
 import { checkCreateRealm } from "../../src/actions/realms.js";
-import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
+import { createTestRealm, grantCanCreateUsers, type TestRealm } from "../helpers/fixtures.js";
 import { STORE_KINDS } from "../helpers/stores.js";
 
 const require = createRequire(import.meta.url);
@@ -34,6 +34,7 @@ for (const kind of STORE_KINDS) {
       t = await createTestRealm(kind);
       // A root realm, so that http://127.0.0.1:PORT (no subdomain) reaches it.
       const root = await checkCreateRealm(t.deps.store, { subdomain: "", name: "Root", ownerEmail: "alice@root.test", ownerName: "Alice", ownerPassword: "pw-alice-123" }, t.clock.now());
+      await grantCanCreateUsers(t.deps.store, root.owner.userId);
       await t.app.listen({ port: 0, host: "127.0.0.1" });
       const address = t.app.server.address() as { port: number };
       base = `http://127.0.0.1:${address.port}`;

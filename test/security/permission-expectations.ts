@@ -87,7 +87,8 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "GET /users/:user_id/presence": EVERYONE,
 
   "GET /users/me": EVERYONE,
-  "POST /users": ADMINS,
+  // require_realm_admin, then can_create_users (FL 36), which only iago holds: an owner without it is refused.
+  "POST /users": { ...ADMINS, owner: refusal(400, "BAD_REQUEST", "User not authorized to create users") },
   "GET /users": EVERYONE,
   "GET /users/:user_id": EVERYONE,
   "PATCH /users/:user_id": ADMINS, // spec §4.11
