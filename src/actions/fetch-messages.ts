@@ -36,7 +36,6 @@ export interface NarrowWindow {
   foundAnchor: boolean;
   foundOldest: boolean;
   foundNewest: boolean;
-  historyLimited: boolean;
   resolved: ResolvedNarrow;
 }
 
@@ -63,11 +62,6 @@ async function dateAnchor(tx: Tx, r: ResolvedNarrow, since: number): Promise<num
 }
 
 /** Whether messages of a protected-history channel matching the narrow lie below `below`. */
-async function hiddenOlder(tx: Tx, r: ResolvedNarrow, below: number | undefined): Promise<boolean> {
-  const older = await narrowIds(tx, { scope: { kind: "channels" }, cond: r.cond }, { max: below, order: "desc", limit: 1 });
-  return older.length > 0;
-}
-
 interface WindowSpec {
   anchor: number;
   include: boolean;
@@ -122,11 +116,7 @@ export async function messageIdsMatchingNarrow(tx: Tx, user: UserRow, narrow: Na
   const ids = [...beforeIds, ...anchorIds, ...afterIds];
   const foundOldest = toLeft || beforeIds.length < numBefore;
   const foundNewest = toRight || afterIds.length < numAfter;
-  let historyLimited = false;
-  if (foundOldest && r.protectedRecipientId !== null && !r.terms.some(isPersonalTerm)) {
-    historyLimited = await hiddenOlder(tx, r, ids.length > 0 ? ids[0] - 1 : toRight ? undefined : anchor);
-  }
-  return { ids, anchor, foundAnchor: anchorIds.length === 1, foundOldest, foundNewest, historyLimited, resolved: r };
+  return { ids, anchor, foundAnchor: anchorIds.length === 1, foundOldest, foundNewest, resolved: r };
 }
 
 /** Recipients of every channel whose whole history the user may read. */
@@ -213,7 +203,10 @@ export async function getMessages(tx: Tx, realm: RealmRow, user: UserRow, input:
     found_anchor: w.foundAnchor,
     found_oldest: w.foundOldest,
     found_newest: w.foundNewest,
-    history_limited: w.historyLimited,
+    // Zulip sets it only when a plan's message-history limit (first_visible_message_id) hid older
+    // messages, and Parley has none. Telling a late joiner of a protected channel whether hidden
+    // history matches a search would answer questions about messages they may not read (issue 16, F5).
+    history_limited: false,
   };
 }
 

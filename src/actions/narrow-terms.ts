@@ -11,7 +11,7 @@ import { badNarrow, isPersonalTerm, messageIdOperand, namesConversation, type Na
 import { MESSAGE_TYPE } from "../lib/present-message.js";
 import { parseSearchText, type SearchText } from "../lib/search-highlight.js";
 import { RESOLVED_TOPIC_PREFIX } from "../lib/topics.js";
-import { canReadChannel, canReadSharedHistory, canSeeChannelMetadata, type ChannelViewer } from "../policy/channels.js";
+import { canReadSharedHistory, canSeeChannelMetadata, type ChannelViewer } from "../policy/channels.js";
 import { Membership } from "../policy/group-settings.js";
 import { isGuest } from "../policy/roles.js";
 import { RECIPIENT, getChannelById, getChannelByName, getRecipientMembers, getRecipientsByIds, listChannels } from "../store/channels.js";
@@ -35,8 +35,6 @@ export interface ResolvedNarrow {
   sharedHistory: boolean;
   /** Recipient of the first non-negated channel term: its own muting doesn't hide its messages. */
   channelRecipientId: number | null;
-  /** A channel whose protected history hides older messages from the viewer (history_limited). */
-  protectedRecipientId: number | null;
   search: SearchText | null;
 }
 
@@ -267,7 +265,6 @@ export async function resolveNarrow(tx: Tx, user: UserRow, parsed: NarrowTerm[])
   let sharedHistory = !terms.some(isPersonalTerm);
   let sawChannelTerm = false;
   let channelRecipientId: number | null = null;
-  let protectedRecipientId: number | null = null;
   for (const t of terms) {
     const r = await resolver.term(t);
     conds.push(t.negated ? not(r.cond) : r.cond);
@@ -278,7 +275,6 @@ export async function resolveNarrow(tx: Tx, user: UserRow, parsed: NarrowTerm[])
       const full = canReadSharedHistory(viewer, channel);
       sharedHistory &&= full;
       channelRecipientId ??= channel.recipient_id;
-      if (!full && canReadChannel(viewer, channel)) protectedRecipientId ??= channel.recipient_id;
     }
     if (r.sharedHistory !== undefined) sharedHistory &&= r.sharedHistory;
     sawChannelTerm ||= r.channel !== undefined || r.sharedHistory !== undefined;
@@ -296,7 +292,6 @@ export async function resolveNarrow(tx: Tx, user: UserRow, parsed: NarrowTerm[])
     rowsQuery,
     sharedHistory,
     channelRecipientId,
-    protectedRecipientId: terms.some(isPersonalTerm) ? null : protectedRecipientId,
     search,
   };
 }
