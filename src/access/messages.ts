@@ -5,7 +5,8 @@
 import { invalidMessage } from "../errors.js";
 import { MESSAGE_TYPE } from "../lib/present-message.js";
 import { Membership } from "../policy/group-settings.js";
-import { canReadSharedHistory } from "../policy/channels.js";
+import { canReadChannel, canReadSharedHistory } from "../policy/channels.js";
+import { isGuest } from "../policy/roles.js";
 import { getChannelsByRecipientIds } from "../store/channels.js";
 import type { Tx } from "../store/db.js";
 import { getMessageById, getUserMessageFlags } from "../store/messages.js";
@@ -25,6 +26,19 @@ export async function canReadWithoutRow(tx: Tx, user: UserRow, channel: ChannelR
   return canReadSharedHistory({ membership: membership ?? (await Membership.load(tx, user)), subscribed }, channel);
 }
 
+/**
+ * Whether a viewer who received a channel message may still read it: a row is not enough once
+ * they have lost content access (Zulip's has_message_access: a private channel's messages need an
+ * active subscription or a content-access group; a guest, a subscription), so someone removed
+ * from a private channel cannot keep reading, fetching the history of, or reacting to what they
+ * received there (issue 16, F8). Public channels stay readable to non-guests.
+ */
+async function canStillRead(tx: Tx, user: UserRow, channel: ChannelRow): Promise<boolean> {
+  if (channel.is_web_public || (!channel.invite_only && !isGuest(user))) return true;
+  const subscribed = channel.recipient_id !== null && (await isSubscribed(tx, user.id, channel.recipient_id));
+  return subscribed || canReadChannel({ membership: await Membership.load(tx, user), subscribed }, channel);
+}
+
 export async function accessMessage(tx: Tx, user: UserRow, messageId: number): Promise<AccessedMessage> {
   const message = await getMessageById(tx, user.realm_id, messageId);
   if (!message) throw invalidMessage();
@@ -34,6 +48,6 @@ export async function accessMessage(tx: Tx, user: UserRow, messageId: number): P
     return { message, flags, channel: null };
   }
   const [channel] = await getChannelsByRecipientIds(tx, [message.recipient_id]);
-  if (flags === null && !(await canReadWithoutRow(tx, user, channel))) throw invalidMessage();
+  if (flags === null ? !(await canReadWithoutRow(tx, user, channel)) : !(await canStillRead(tx, user, channel))) throw invalidMessage();
   return { message, flags, channel };
 }

@@ -182,6 +182,34 @@ for (const kind of STORE_KINDS) {
     });
     after(() => t.close());
 
+    it("a member removed from a private channel can no longer read, trace or react to what they received there (issue 16, F8)", async () => {
+      // A realm of its own: the guest's rows in a public channel would change what later tests see.
+      const t = await createTestRealm(kind);
+      try {
+        await createChannel(t, "Vault", ["iago", "othello"], { invite_only: true });
+        await createChannel(t, "Lobby", ["iago", "othello", "polonius"]);
+        const secret = await sendToChannel(t, "iago", "Vault", "plans", "the secret");
+        const open = await sendToChannel(t, "iago", "Lobby", "chat", "hello all");
+        const reads = async (user: "othello" | "polonius", id: number) => [
+          (await t.as(user).get(`/messages/${id}`)).status,
+          (await t.as(user).get(`/messages/${id}/history`)).status,
+          (await t.as(user).post(`/messages/${id}/reactions`, { emoji_name: "smile" })).status,
+        ];
+        assert.deepEqual(await reads("othello", secret), [200, 200, 200]);
+        for (const [name, user] of [["Vault", "othello"], ["Lobby", "othello"], ["Lobby", "polonius"]] as const) {
+          const res = await t.as(user).delete("/users/me/subscriptions", { subscriptions: [name] });
+          assert.equal(res.status, 200, JSON.stringify(res.body));
+        }
+        assert.deepEqual(await reads("othello", secret), [400, 400, 400]);
+        assertError(await t.as("othello").get(`/messages/${secret}`), "BAD_REQUEST", "Invalid message(s)");
+        // A public channel stays readable to members after they leave; not to a guest.
+        assert.deepEqual((await reads("othello", open)).slice(0, 2), [200, 200]);
+        assert.deepEqual((await reads("polonius", open)).slice(0, 2), [400, 400]);
+      } finally {
+        await t.close();
+      }
+    });
+
     it("a protected-history private channel shows a late joiner only later messages; history_limited says nothing of them (issue 16, F5)", async () => {
       const secret = await createChannel(t, "Secret", ["iago", "hamlet"], { invite_only: true, history_public_to_subscribers: false });
       const early = [await sendToChannel(t, "iago", "Secret", "plans", "one"), await sendToChannel(t, "iago", "Secret", "plans", "two")];
