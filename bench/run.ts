@@ -30,6 +30,7 @@ import { s7 } from "./scenarios/s7-typing.js";
 import { s8 } from "./scenarios/s8-register.js";
 import { s10 } from "./scenarios/s10-multiprocess.js";
 import { s11 } from "./scenarios/s11-first-load.js";
+import { s13 } from "./scenarios/s13-abuse.js";
 
 const RESULTS_PATH = join(ROOT, "bench", "results.json");
 const WATCHDOG_MINUTES = { full: 30, quick: 5 };
@@ -45,6 +46,8 @@ const STEPS: Array<{ ids: ScenarioId[]; run: Scenario }> = [
   { ids: ["S6", "S9"], run: s6AndS9 },
   { ids: ["S8"], run: s8 },
   { ids: ["S11"], run: s11 },
+  // Writes a linkifier and a message into "hundred": after the scenarios that read it.
+  { ids: ["S13"], run: s13 },
   { ids: ["S10"], run: s10 },
 ];
 

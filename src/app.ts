@@ -19,15 +19,20 @@ import { registerJoinRoutes } from "./invites/join-routes.js";
 import { registerEmojiImageRoutes } from "./realm-emoji/image-routes.js";
 import { registerUploadRoutes } from "./http/upload-routes.js";
 
-/** Zulip's DATA_UPLOAD_MAX_MEMORY_SIZE: the largest non-file request body. */
-const MAX_BODY_BYTES = 25 * 1024 * 1024;
+/**
+ * The largest request body that is parsed whole (form or JSON; files are streamed under the upload
+ * limit instead): Django's default DATA_UPLOAD_MAX_MEMORY_SIZE. Parsing costs about 120 ms of the
+ * only thread per MiB (mostly garbage collection), so 25 MiB bodies let one request stall every
+ * other for seconds (issue 16, F3); no API parameter needs more than a few hundred KiB.
+ */
+export const MAX_BODY_BYTES = 2.5 * 1024 * 1024;
 
 export interface BuildOptions {
   /** pino logger options (may carry a `stream`) over the hardened defaults, or false for none (tests). */
   logger?: boolean | Record<string, unknown>;
   /** The endpoint table to serve; the real API by default. */
   endpoints?: readonly AnyEndpoint[];
-  /** Largest accepted request body in bytes; Zulip's 25 MiB by default. */
+  /** Largest accepted form or JSON body in bytes; MAX_BODY_BYTES by default. */
   bodyLimit?: number;
   /** The built web client (issue 10) served at `/`; dist/web under the package root by default. */
   webClientDir?: string;

@@ -60,10 +60,16 @@ export function normalizeContent(raw: string): string {
 /** Zulip's truncate_content: past MAX_MESSAGE_LENGTH characters, the end gives way to a marker. */
 export function truncateContent(content: string): string {
   if (content.length <= MAX_MESSAGE_LENGTH) return content;
-  const chars = [...content];
-  if (chars.length <= MAX_MESSAGE_LENGTH) return content;
+  // Counted in code points as Python does, walking only as far as the limit (not the whole text).
   const marker = "\n[message truncated]";
-  return chars.slice(0, MAX_MESSAGE_LENGTH - marker.length).join("") + marker;
+  const keep = MAX_MESSAGE_LENGTH - marker.length;
+  let cut = 0;
+  for (let at = 0, count = 0; at < content.length; count++) {
+    if (count === keep) cut = at;
+    if (count === MAX_MESSAGE_LENGTH) return content.slice(0, cut) + marker;
+    at += (content.codePointAt(at) as number) > 0xffff ? 2 : 1;
+  }
+  return content;
 }
 
 function effectiveTopicsPolicy(realm: RealmRow, channel: ChannelRow): string {
