@@ -48,6 +48,14 @@ export interface Config {
   sessionCookieSecure: boolean | null;
   /** Each realm's upload quota in MiB (env `UPLOAD_QUOTA_MIB`, Zulip's upload_quota_mib); null: unlimited. */
   uploadQuotaMib: number | null;
+  /** Characters (keys plus values) one bot may keep in its storage (env `USER_STATE_SIZE_LIMIT`, Zulip's setting). */
+  botStorageSizeLimit: number;
+  /**
+   * Zulip's EMAIL_GATEWAY_PATTERN (env `EMAIL_GATEWAY_PATTERN`): the channel email address template,
+   * `%s` standing for the address's token part (e.g. `%s@chat.example.com`); "" when no gateway
+   * receives mail for this server, and then channels' email addresses are "" as in Zulip.
+   */
+  emailGatewayPattern: string;
 }
 
 export interface S3Config {
@@ -81,6 +89,12 @@ function intFromEnv(name: string, value: string | undefined, fallback: number): 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${value}`);
   return n;
+}
+
+function parseEmailGatewayPattern(value: string | undefined): string {
+  const pattern = value ?? "";
+  if (pattern !== "" && pattern.split("%s").length !== 2) throw new Error(`EMAIL_GATEWAY_PATTERN must contain %s exactly once, got ${pattern}`);
+  return pattern;
 }
 
 function parseSessionCookieSecure(value: string | undefined): boolean | null {
@@ -135,6 +149,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     invitationLinkValidityMinutes: intFromEnv("INVITATION_LINK_VALIDITY_MINUTES", env.INVITATION_LINK_VALIDITY_MINUTES, 14400),
     sessionCookieSecure: parseSessionCookieSecure(env.SESSION_COOKIE_SECURE),
     uploadQuotaMib: env.UPLOAD_QUOTA_MIB ? intFromEnv("UPLOAD_QUOTA_MIB", env.UPLOAD_QUOTA_MIB, 0) : null,
+    botStorageSizeLimit: intFromEnv("USER_STATE_SIZE_LIMIT", env.USER_STATE_SIZE_LIMIT, 10_000_000),
+    emailGatewayPattern: parseEmailGatewayPattern(env.EMAIL_GATEWAY_PATTERN),
   };
 }
 
