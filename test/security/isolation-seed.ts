@@ -30,6 +30,8 @@ export interface RealmB {
   draftId: number;
   queueId: string;
   pushDeviceId: number;
+  savedSnippetId: number;
+  clientDeviceId: number;
 }
 
 /** Realm A's own objects that probes combine with B's ids. */
@@ -75,6 +77,8 @@ export async function seedRealmB(o: Objects): Promise<RealmB> {
     draftId: await o.draft("hamlet", channel.id),
     queueId: await o.queue("hamlet"),
     pushDeviceId: await o.pushDevice(users.hamlet),
+    savedSnippetId: await o.savedSnippet("hamlet"),
+    clientDeviceId: await o.clientDevice("hamlet"),
   };
 }
 

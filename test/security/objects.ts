@@ -150,6 +150,16 @@ export class Objects {
     return (await this.ok(by, { method: "POST", path: "/drafts", params: { drafts } })).ids[0];
   }
 
+  /** A saved snippet of `by`. */
+  async savedSnippet(by: Who): Promise<number> {
+    return (await this.ok(by, { method: "POST", path: "/saved_snippets", params: { title: "snippet", content: this.name("snippet ") } })).saved_snippet_id;
+  }
+
+  /** A logged-in device record of `by` (POST /register_client_device). */
+  async clientDevice(by: Who): Promise<number> {
+    return (await this.ok(by, { method: "POST", path: "/register_client_device", params: {} })).device_id;
+  }
+
   /** An event queue registered by `by`. */
   async queue(by: Who): Promise<string> {
     return (await this.ok(by, { method: "POST", path: "/register", params: { event_types: ["message"], fetch_event_types: ["message"] } })).queue_id;
