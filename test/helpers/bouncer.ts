@@ -1,12 +1,12 @@
 /**
  * A stand-in for the mobile push relay: a real HTTP server on 127.0.0.1 that records every request,
  * answers as told (success, a 5xx, a refusal), and can be stopped to make it unreachable. Also the
- * device side of lib/push-encryption.ts, written from its documented format, to open what the
- * server encrypted.
+ * device side of lib/push-encryption.ts: push keys, and opening what the server encrypted.
  */
-import { createDecipheriv, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, type KeyObject } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { secretboxOpenEasy } from "../../src/lib/secretbox.js";
 
 export interface BouncerRequest {
   method: string;
@@ -44,30 +44,25 @@ export async function startBouncer(): Promise<Bouncer> {
   return bouncer;
 }
 
-const rawOf = (publicKey: KeyObject) => Buffer.from(publicKey.export({ format: "jwk" }).x as string, "base64url");
-
-/** A device key pair; `publicKey` is the base64 text a client registers. */
-export function deviceKeyPair(): { publicKey: string; privateKey: KeyObject } {
-  const pair = generateKeyPairSync("x25519");
-  return { publicKey: rawOf(pair.publicKey).toString("base64"), privateKey: pair.privateKey };
+/** A mobile app's push key as register-push-device takes it (FL 432): base64 of 0x31 and 32 secret bytes. */
+export function newPushKey(): { pushKey: string; secret: Uint8Array } {
+  const secret = Uint8Array.from(randomBytes(32));
+  return { pushKey: Buffer.concat([Buffer.from([0x31]), secret]).toString("base64"), secret };
 }
 
-/** Opens a version-1 sealed payload with the device's private key (lib/push-encryption.ts). */
-export function openSealed(sealed: string, privateKey: KeyObject): unknown {
-  const bytes = Buffer.from(sealed, "base64");
-  if (bytes[0] !== 1) throw new Error(`unknown version ${bytes[0]}`);
-  const header = bytes.subarray(0, 33);
-  const ephemeralRaw = bytes.subarray(1, 33);
-  const nonce = bytes.subarray(33, 45);
-  const ciphertext = bytes.subarray(45, bytes.length - 16);
-  const tag = bytes.subarray(bytes.length - 16);
-  // A JWK is the one raw-key import node:crypto offers for X25519.
-  const ephemeral = createPublicKey({ key: { kty: "OKP", crv: "X25519", x: ephemeralRaw.toString("base64url") }, format: "jwk" });
-  const shared = diffieHellman({ privateKey, publicKey: ephemeral });
-  const salt = Buffer.concat([ephemeralRaw, rawOf(createPublicKey(privateKey))]);
-  const key = Buffer.from(hkdfSync("sha256", shared, salt, "parley-e2ee-push-v1", 32));
-  const decipher = createDecipheriv("aes-256-gcm", key, nonce);
-  decipher.setAAD(header);
-  decipher.setAuthTag(tag);
-  return JSON.parse(Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString("utf8"));
+/**
+ * Opens a notification's encrypted_data as the mobile app does (zulip-flutter's
+ * PushKeyStore.decryptNotification): a 24-byte nonce, then a secretbox. Throws when the key is not
+ * the one it was sealed to. The secretbox itself is checked against libsodium in test/lib.
+ */
+export function openNotification(encryptedData: string, secret: Uint8Array): unknown {
+  const bytes = Uint8Array.from(Buffer.from(encryptedData, "base64"));
+  const opened = secretboxOpenEasy(bytes.subarray(24), bytes.subarray(0, 24), secret);
+  if (!opened) throw new Error("not sealed to this key");
+  return JSON.parse(new TextDecoder().decode(opened));
+}
+
+/** The token id the mobile app sends for a platform token: base64 of its SHA-256's first 8 bytes. */
+export function tokenIdFor(token: string): string {
+  return createHash("sha256").update(token).digest().subarray(0, 8).toString("base64");
 }

@@ -119,6 +119,9 @@ export const ORGANIZATION_TARGETS: Target[] = [
     kind: "client device",
     value: (b) => b.clientDeviceId,
     missing: MISSING,
-    probes: probes((id) => post("/remove_client_device", { device_id: id })),
+    probes: probes(
+      (id) => post("/remove_client_device", { device_id: id }),
+      (id) => post("/mobile_push/register", { device_id: id, push_key_id: 1, push_key: `MT${"A".repeat(42)}` }),
+    ),
   },
 ];

@@ -76,7 +76,7 @@ export async function seedRealmB(o: Objects): Promise<RealmB> {
     emojiId: Object.keys(emoji.emoji).find((id) => emoji.emoji[id].name === emojiName)!,
     draftId: await o.draft("hamlet", channel.id),
     queueId: await o.queue("hamlet"),
-    pushDeviceId: await o.pushDevice(users.hamlet),
+    pushDeviceId: await o.e2eeDevice(users.hamlet),
     savedSnippetId: await o.savedSnippet("hamlet"),
     clientDeviceId: await o.clientDevice("hamlet"),
   };

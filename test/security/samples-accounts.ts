@@ -114,8 +114,8 @@ export const ACCOUNT_SAMPLES: Record<string, EndpointSample> = {
       return { params: { token: "fcm-token-2" } };
     },
   },
-  "POST /mobile_push/register": { build: ({ o }) => ({ params: o.pushRegistration() }) },
-  "POST /mobile_push/e2ee/test_notification": { build: async ({ o, caller }) => ({ params: { device_id: await o.pushDevice(caller) } }) },
+  "POST /mobile_push/register": { build: async ({ o, caller }) => ({ params: o.pushRegistration(await o.clientDevice(caller)) }) },
+  "POST /mobile_push/e2ee/test_notification": { build: async ({ o, caller }) => ({ params: { device_id: await o.e2eeDevice(caller) } }) },
 
   "POST /register_client_device": { build: none },
   "POST /remove_client_device": { build: async ({ o, caller }) => ({ params: { device_id: await o.clientDevice(caller) } }) },

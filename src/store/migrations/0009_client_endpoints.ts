@@ -7,6 +7,10 @@
  *   unique index is over a hash of the key (a PostgreSQL btree entry holds at most 2704 bytes);
  *   `size` keeps the key's and value's length in code points, Zulip's measure for the storage limit;
  * - channel_email_addresses: Zulip's ChannelEmailAddress, one token per (channel, creator, sender).
+ *
+ * push_devices loses its "e2ee" rows: they were registrations of the FL 406 protocol (a device's
+ * X25519 key under a push_account_id), which FL 468 replaced with push keys on client devices; an
+ * app that registered that way registers again on its next start.
  */
 import type { Migration } from "./helpers.js";
 import { index, withId } from "./helpers.js";
@@ -55,5 +59,7 @@ export const clientEndpoints: Migration = {
       .addColumn("date_created", "bigint", (c) => c.notNull())
       .execute();
     await index(db, "channel_email_addresses_channel", "channel_email_addresses", ["channel_id", "creator_id"]);
+
+    await db.deleteFrom("push_devices").where("kind", "=", "e2ee").execute();
   },
 };
