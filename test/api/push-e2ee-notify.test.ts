@@ -4,10 +4,10 @@
  * registered device gets the payload sealed to its own push key, as the mobile app opens it.
  */
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { realmUrl } from "../../src/lib/realm-url.js";
-import { newPushKey, openNotification, startBouncer, tokenIdFor, type Bouncer } from "../helpers/bouncer.js";
-import { createTestRealm, EXTERNAL_HOST, type TestRealm, type UserName } from "../helpers/fixtures.js";
+import { newPushKey, openNotification, startBouncer, tokenIdFor, useRelayRealm } from "../helpers/bouncer.js";
+import { createTestRealm, EXTERNAL_HOST, type UserName } from "../helpers/fixtures.js";
 import { STORE_KINDS } from "../helpers/stores.js";
 
 const REALM_URL = realmUrl(EXTERNAL_HOST, "zulip");
@@ -21,29 +21,16 @@ interface Phone {
 
 for (const kind of STORE_KINDS) {
   describe(`E2EE test notification [${kind}]`, () => {
-    let bouncer: Bouncer;
-    let t: TestRealm;
-    before(async () => {
-      bouncer = await startBouncer();
-      t = await createTestRealm(kind, { pushBouncerUrl: bouncer.url });
-    });
-    after(async () => {
-      await t.close();
-      await bouncer.stop().catch(() => undefined);
-    });
-    beforeEach(() => {
-      bouncer.requests.length = 0;
-      bouncer.answer = { status: 200, body: '{"result":"success","msg":""}' };
-    });
+    const relay = useRelayRealm(kind);
 
     let counter = 0;
     /** A client device with a completed registration, made as the mobile app makes it. */
     async function phone(who: UserName, tokenKind: "fcm" | "apns" = "fcm"): Promise<Phone> {
-      const deviceId = (await t.as(who).post("/register_client_device")).body.device_id as number;
+      const deviceId = (await relay.t.as(who).post("/register_client_device")).body.device_id as number;
       const key = newPushKey();
       const pushKeyId = ++counter;
       const tokenId = tokenIdFor(`token-${who}-${counter}`);
-      const res = await t.as(who).post("/mobile_push/register", {
+      const res = await relay.t.as(who).post("/mobile_push/register", {
         device_id: deviceId,
         push_key_id: pushKeyId,
         push_key: key.pushKey,
@@ -53,17 +40,17 @@ for (const kind of STORE_KINDS) {
         encrypted_push_registration: "opaque",
       });
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      bouncer.requests.length = 0;
+      relay.bouncer.requests.length = 0;
       return { deviceId, secret: key.secret, pushKeyId, tokenId };
     }
-    const notify = (who: UserName, params: Record<string, unknown> = {}) => t.as(who).post("/mobile_push/e2ee/test_notification", params);
+    const notify = (who: UserName, params: Record<string, unknown> = {}) => relay.t.as(who).post("/mobile_push/e2ee/test_notification", params);
 
     it("is NO_ACTIVE_PUSH_DEVICE without a registered device, legacy tokens and bare devices notwithstanding", async () => {
-      await t.as("cordelia").post("/users/me/android_gcm_reg_id", { token: "legacy" });
-      await t.as("cordelia").post("/register_client_device");
+      await relay.t.as("cordelia").post("/users/me/android_gcm_reg_id", { token: "legacy" });
+      await relay.t.as("cordelia").post("/register_client_device");
       const res = await notify("cordelia");
       assert.deepEqual([res.status, res.body], [400, { result: "error", msg: "No active registered push device", code: "NO_ACTIVE_PUSH_DEVICE" }]);
-      assert.deepEqual(bouncer.requests, []);
+      assert.deepEqual(relay.bouncer.requests, []);
     });
 
     it("sends each device a test notification only its own key opens, labelled with the key's id", async () => {
@@ -71,8 +58,8 @@ for (const kind of STORE_KINDS) {
       const tablet = await phone("hamlet", "apns");
       const all = await notify("hamlet");
       assert.deepEqual(all.body, { result: "success", msg: "" });
-      assert.equal(bouncer.requests.length, 1);
-      const request = bouncer.requests[0];
+      assert.equal(relay.bouncer.requests.length, 1);
+      const request = relay.bouncer.requests[0];
       assert.equal(request.path, "/api/v1/remotes/push/e2ee/notify");
       assert.match(request.contentType, /^application\/json/);
       const body = JSON.parse(request.body);
@@ -82,15 +69,15 @@ for (const kind of STORE_KINDS) {
         requests.map((r) => [r.token_id, r.token_kind, r.push_key_id]),
         [[handset.tokenId, "fcm", handset.pushKeyId], [tablet.tokenId, "apns", tablet.pushKeyId]],
       );
-      const expected = { type: "test", realm_name: "Zulip Dev", realm_url: REALM_URL, user_id: t.users.hamlet.id, time: t.clock.seconds };
+      const expected = { type: "test", realm_name: "Zulip Dev", realm_url: REALM_URL, user_id: relay.t.users.hamlet.id, time: relay.t.clock.seconds };
       assert.deepEqual(openNotification(requests[0].encrypted_data, handset.secret), expected);
       assert.deepEqual(openNotification(requests[1].encrypted_data, tablet.secret), expected);
       assert.throws(() => openNotification(requests[0].encrypted_data, tablet.secret), "another device's key cannot open it");
       assert.ok(!request.body.includes("Zulip Dev"), "the relay sees no plaintext");
 
-      bouncer.requests.length = 0;
+      relay.bouncer.requests.length = 0;
       assert.equal((await notify("hamlet", { device_id: handset.deviceId })).status, 200);
-      assert.deepEqual(JSON.parse(bouncer.requests[0].body).push_requests.map((r: { token_id: string }) => r.token_id), [handset.tokenId]);
+      assert.deepEqual(JSON.parse(relay.bouncer.requests[0].body).push_requests.map((r: { token_id: string }) => r.token_id), [handset.tokenId]);
     });
 
     it("is NO_ACTIVE_PUSH_DEVICE for a device_id that is not one of the caller's registered devices", async () => {
@@ -105,7 +92,7 @@ for (const kind of STORE_KINDS) {
     it("is INTERNAL_SERVER_ERROR_ON_BOUNCER when the relay answers 5xx", async () => {
       await phone("shiva");
       for (const status of [500, 503]) {
-        bouncer.answer = { status, body: "upstream trouble" };
+        relay.bouncer.answer = { status, body: "upstream trouble" };
         const res = await notify("shiva");
         assert.deepEqual([res.status, res.body], [502, { result: "error", msg: "Internal server error on the push notification service; try again later.", code: "INTERNAL_SERVER_ERROR_ON_BOUNCER" }]);
       }
@@ -113,17 +100,17 @@ for (const kind of STORE_KINDS) {
 
     it("is ADMIN_ACTION_REQUIRED when the relay refuses this server, and passes on other refusals", async () => {
       await phone("desdemona");
-      bouncer.answer = { status: 401, body: '{"result":"error","msg":"Invalid credentials","code":"UNAUTHORIZED"}' };
+      relay.bouncer.answer = { status: 401, body: '{"result":"error","msg":"Invalid credentials","code":"UNAUTHORIZED"}' };
       const refused = await notify("desdemona");
       assert.deepEqual([refused.status, refused.body.code], [403, "ADMIN_ACTION_REQUIRED"]);
-      bouncer.answer = { status: 400, body: '{"result":"error","msg":"Unknown push device","code":"BAD_REQUEST"}' };
+      relay.bouncer.answer = { status: 400, body: '{"result":"error","msg":"Unknown push device","code":"BAD_REQUEST"}' };
       const rejected = await notify("desdemona");
       assert.deepEqual([rejected.status, rejected.body], [400, { result: "error", msg: "The push notification service rejected the request: Unknown push device", code: "BAD_REQUEST" }]);
     });
 
     it("is FAILED_TO_CONNECT_BOUNCER when the relay cannot be reached (last: it stops the relay)", async () => {
       await phone("polonius");
-      await bouncer.stop();
+      await relay.bouncer.stop();
       const res = await notify("polonius");
       assert.deepEqual([res.status, res.body], [502, { result: "error", msg: "Network error while connecting to the push notification service.", code: "FAILED_TO_CONNECT_BOUNCER" }]);
     });

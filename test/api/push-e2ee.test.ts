@@ -4,12 +4,12 @@
  * relay, on every store. The test notification is in push-e2ee-notify.test.ts.
  */
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 import { realmUrl } from "../../src/lib/realm-url.js";
 import { readTx } from "../../src/store/db.js";
 import { listPushDevices } from "../../src/store/push.js";
-import { newPushKey, startBouncer, tokenIdFor, type Bouncer } from "../helpers/bouncer.js";
-import { createTestRealm, EXTERNAL_HOST, type TestRealm, type UserName } from "../helpers/fixtures.js";
+import { newPushKey, tokenIdFor, useRelayRealm } from "../helpers/bouncer.js";
+import { createTestRealm, EXTERNAL_HOST, type UserName } from "../helpers/fixtures.js";
 import { eventsOf } from "../helpers/channels.js";
 import { assertError } from "../helpers/org.js";
 import { STORE_KINDS } from "../helpers/stores.js";
@@ -27,59 +27,48 @@ function tokenFields(token: string, tokenKind = "fcm") {
 
 for (const kind of STORE_KINDS) {
   describe(`E2EE push registration [${kind}]`, () => {
-    let bouncer: Bouncer;
-    let t: TestRealm;
-    before(async () => {
-      bouncer = await startBouncer();
-      t = await createTestRealm(kind, { pushBouncerUrl: bouncer.url });
-    });
-    after(async () => {
-      await t.close();
-      await bouncer.stop().catch(() => undefined);
-    });
+    const relay = useRelayRealm(kind);
     beforeEach(() => {
-      bouncer.requests.length = 0;
-      bouncer.answer = { status: 200, body: '{"result":"success","msg":""}' };
-      t.published.length = 0;
+      relay.t.published.length = 0;
     });
 
-    const newDevice = async (who: UserName) => (await t.as(who).post("/register_client_device")).body.device_id as number;
-    const register = (who: UserName, params: Json) => t.as(who).post("/mobile_push/register", params);
-    const devicesOf = async (who: UserName) => (await t.as(who).post("/register", { fetch_event_types: ["device"] })).body.devices as Json;
-    const updates = () => eventsOf(t, "device", "update").map((e) => e.event);
+    const newDevice = async (who: UserName) => (await relay.t.as(who).post("/register_client_device")).body.device_id as number;
+    const register = (who: UserName, params: Json) => relay.t.as(who).post("/mobile_push/register", params);
+    const devicesOf = async (who: UserName) => (await relay.t.as(who).post("/register", { fetch_event_types: ["device"] })).body.devices as Json;
+    const updates = () => eventsOf(relay.t, "device", "update").map((e) => e.event);
 
     it("registers key and token, tells the relay, and reports the device as Zulip does", async () => {
       const device = await newDevice("hamlet");
       // A legacy registration of the same token goes once the E2EE one succeeds (FL 483); another token stays.
-      await t.as("hamlet").post("/users/me/android_gcm_reg_id", { token: "fcm-token-1" });
-      await t.as("hamlet").post("/users/me/android_gcm_reg_id", { token: "fcm-token-other" });
-      t.published.length = 0;
+      await relay.t.as("hamlet").post("/users/me/android_gcm_reg_id", { token: "fcm-token-1" });
+      await relay.t.as("hamlet").post("/users/me/android_gcm_reg_id", { token: "fcm-token-other" });
+      relay.t.published.length = 0;
       const key = keyFields();
       const res = await register("hamlet", { device_id: device, ...key, ...tokenFields("fcm-token-1") });
       assert.deepEqual(res.body, { result: "success", msg: "" });
       assert.deepEqual(
-        bouncer.requests.map((r) => [r.path, Object.fromEntries(new URLSearchParams(r.body))]),
+        relay.bouncer.requests.map((r) => [r.path, Object.fromEntries(new URLSearchParams(r.body))]),
         [["/api/v1/remotes/push/e2ee/register", { realm_url: realmUrl(EXTERNAL_HOST, "zulip"), ...tokenFields("fcm-token-1") }]],
       );
       const tokenId = tokenIdFor("fcm-token-1");
       assert.deepEqual(updates(), [
-        { type: "device", op: "update", device_id: device, push_key_id: key.push_key_id, pending_push_token_id: tokenId, push_token_last_updated_timestamp: t.clock.seconds, push_registration_error_code: null },
+        { type: "device", op: "update", device_id: device, push_key_id: key.push_key_id, pending_push_token_id: tokenId, push_token_last_updated_timestamp: relay.t.clock.seconds, push_registration_error_code: null },
         { type: "device", op: "update", device_id: device, push_token_id: tokenId, pending_push_token_id: null },
       ]);
       assert.deepEqual((await devicesOf("hamlet"))[device], {
         push_key_id: key.push_key_id,
         push_token_id: tokenId,
         pending_push_token_id: null,
-        push_token_last_updated_timestamp: t.clock.seconds,
+        push_token_last_updated_timestamp: relay.t.clock.seconds,
         push_registration_error_code: null,
       });
-      assert.deepEqual((await listPushDevices(readTx(t.deps.store), t.users.hamlet.id)).map((d) => d.token), ["fcm-token-other"]);
+      assert.deepEqual((await listPushDevices(readTx(relay.t.deps.store), relay.t.users.hamlet.id)).map((d) => d.token), ["fcm-token-other"]);
 
       // The same registration again changes nothing: no relay request, no event.
-      bouncer.requests.length = 0;
-      t.published.length = 0;
+      relay.bouncer.requests.length = 0;
+      relay.t.published.length = 0;
       assert.equal((await register("hamlet", { device_id: device, ...key, ...tokenFields("fcm-token-1") })).status, 200);
-      assert.deepEqual([bouncer.requests.length, updates().length], [0, 0]);
+      assert.deepEqual([relay.bouncer.requests.length, updates().length], [0, 0]);
     });
 
     it("rotates the key or the token alone, once a registration exists", async () => {
@@ -87,37 +76,37 @@ for (const kind of STORE_KINDS) {
       assertError(await register("othello", { device_id: device, ...keyFields() }), "No push registration exists to rotate key for.");
       assertError(await register("othello", { device_id: device, ...tokenFields("tok-a") }), "No push registration exists to rotate token for.");
       assert.equal((await register("othello", { device_id: device, ...keyFields(), ...tokenFields("tok-a") })).status, 200);
-      t.published.length = 0;
-      bouncer.requests.length = 0;
+      relay.t.published.length = 0;
+      relay.bouncer.requests.length = 0;
 
       const rotated = { push_key_id: 17, push_key: newPushKey().pushKey };
       assert.equal((await register("othello", { device_id: device, ...rotated })).status, 200);
       assert.deepEqual(updates(), [{ type: "device", op: "update", device_id: device, push_key_id: 17 }]);
-      assert.equal(bouncer.requests.length, 0, "a new key is no business of the relay");
+      assert.equal(relay.bouncer.requests.length, 0, "a new key is no business of the relay");
       assert.equal((await register("othello", { device_id: device, ...rotated })).status, 200);
       assert.equal(updates().length, 1, "the same key again sends nothing");
 
-      t.clock.seconds += 100;
+      relay.t.clock.seconds += 100;
       assert.equal((await register("othello", { device_id: device, ...tokenFields("tok-b") })).status, 200);
       assert.deepEqual(updates().slice(1), [
-        { type: "device", op: "update", device_id: device, pending_push_token_id: tokenIdFor("tok-b"), push_token_last_updated_timestamp: t.clock.seconds, push_registration_error_code: null },
+        { type: "device", op: "update", device_id: device, pending_push_token_id: tokenIdFor("tok-b"), push_token_last_updated_timestamp: relay.t.clock.seconds, push_registration_error_code: null },
         { type: "device", op: "update", device_id: device, push_token_id: tokenIdFor("tok-b"), pending_push_token_id: null },
       ]);
-      assert.equal(bouncer.requests.length, 1);
+      assert.equal(relay.bouncer.requests.length, 1);
     });
 
     it("records the relay's refusal of a registration on the device, and a retry clears it", async () => {
       const device = await newDevice("cordelia");
       for (const [relayCode, recorded] of [["INVALID_BOUNCER_PUBLIC_KEY", "INVALID_BOUNCER_PUBLIC_KEY"], ["REQUEST_EXPIRED", "REQUEST_EXPIRED"], ["BAD_REQUEST", "BAD_REQUEST"], ["SOMETHING_ELSE", "BAD_REQUEST"]]) {
-        t.published.length = 0;
-        bouncer.answer = { status: 400, body: JSON.stringify({ result: "error", msg: "no", code: relayCode }) };
+        relay.t.published.length = 0;
+        relay.bouncer.answer = { status: 400, body: JSON.stringify({ result: "error", msg: "no", code: relayCode }) };
         const res = await register("cordelia", { device_id: device, ...keyFields(), ...tokenFields("tok-c") });
         assert.deepEqual(res.body, { result: "success", msg: "" }, "Zulip answers success and reports the failure on the device");
         assert.deepEqual(updates()[1], { type: "device", op: "update", device_id: device, push_registration_error_code: recorded });
         const state = (await devicesOf("cordelia"))[device];
         assert.deepEqual([state.pending_push_token_id, state.push_token_id, state.push_registration_error_code], [tokenIdFor("tok-c"), null, recorded]);
       }
-      bouncer.answer = { status: 200, body: '{"result":"success","msg":""}' };
+      relay.bouncer.answer = { status: 200, body: '{"result":"success","msg":""}' };
       assert.equal((await register("cordelia", { device_id: device, ...keyFields(), ...tokenFields("tok-c") })).status, 200);
       const state = (await devicesOf("cordelia"))[device];
       assert.deepEqual([state.pending_push_token_id, state.push_token_id, state.push_registration_error_code], [null, tokenIdFor("tok-c"), null]);
@@ -125,10 +114,10 @@ for (const kind of STORE_KINDS) {
 
     it("fails the request and changes nothing when the relay is failing", async () => {
       const device = await newDevice("shiva");
-      bouncer.answer = { status: 503, body: "upstream trouble" };
+      relay.bouncer.answer = { status: 503, body: "upstream trouble" };
       const res = await register("shiva", { device_id: device, ...keyFields(), ...tokenFields("tok-s") });
       assert.deepEqual([res.status, res.body.code], [502, "INTERNAL_SERVER_ERROR_ON_BOUNCER"]);
-      bouncer.answer = { status: 403, body: '{"result":"error","msg":"who are you","code":"UNAUTHORIZED"}' };
+      relay.bouncer.answer = { status: 403, body: '{"result":"error","msg":"who are you","code":"UNAUTHORIZED"}' };
       assert.equal((await register("shiva", { device_id: device, ...keyFields(), ...tokenFields("tok-s") })).body.code, "ADMIN_ACTION_REQUIRED");
       assert.equal(updates().length, 0);
       assert.equal((await devicesOf("shiva"))[device].push_key_id, null);
@@ -150,17 +139,17 @@ for (const kind of STORE_KINDS) {
       for (const token_id of ["@abcdefg", "hGsEWGmyyfI", "AAAAAAAAAAAAAA=="]) assertError(await register("iago", { ...full, token_id }), "`token_id` is not Base64 encoded");
       assertError(await register("iago", { ...full, token_kind: "webpush" }), "Invalid token_kind", "REQUEST_VARIABLE_INVALID");
       assertError(await register("iago", { ...keyFields() }), "Missing 'device_id' argument", "REQUEST_VARIABLE_MISSING");
-      assert.deepEqual([bouncer.requests.length, updates().length], [0, 0]);
+      assert.deepEqual([relay.bouncer.requests.length, updates().length], [0, 0]);
     });
 
     it("keeps a client's devices current: the update events applied as the app does give a fresh register's", async () => {
       const device = await newDevice("desdemona");
-      const registered = (await t.as("desdemona").post("/register", { event_types: ["device"] })).body;
+      const registered = (await relay.t.as("desdemona").post("/register", { event_types: ["device"] })).body;
       await register("desdemona", { device_id: device, ...keyFields(), ...tokenFields("tok-d") });
       await register("desdemona", { device_id: device, push_key_id: 5, push_key: newPushKey().pushKey });
-      bouncer.answer = { status: 400, body: '{"result":"error","msg":"stale","code":"REQUEST_EXPIRED"}' };
+      relay.bouncer.answer = { status: 400, body: '{"result":"error","msg":"stale","code":"REQUEST_EXPIRED"}' };
       await register("desdemona", { device_id: device, ...tokenFields("tok-e") });
-      const events = (await t.as("desdemona").get("/events", { queue_id: registered.queue_id, last_event_id: -1, dont_block: true })).body.events as Json[];
+      const events = (await relay.t.as("desdemona").get("/events", { queue_id: registered.queue_id, last_event_id: -1, dont_block: true })).body.events as Json[];
       const devices = structuredClone(registered.devices) as Json;
       // zulip-flutter's PushDeviceManager: each field present in an update event replaces the device's.
       for (const { id: _id, type: _type, op, device_id, ...fields } of events) if (op === "update") Object.assign(devices[device_id], fields);

@@ -6,7 +6,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { after, before, beforeEach } from "node:test";
 import { secretboxOpenEasy } from "../../src/lib/secretbox.js";
+import { createTestRealm, type TestRealm } from "./fixtures.js";
+import type { StoreKind } from "./stores.js";
 
 export interface BouncerRequest {
   method: string;
@@ -25,7 +28,7 @@ export interface Bouncer {
 
 export async function startBouncer(): Promise<Bouncer> {
   const requests: BouncerRequest[] = [];
-  const bouncer = { requests, answer: { status: 200, body: '{"result":"success","msg":""}' } } as Bouncer;
+  const bouncer = { requests, answer: { ...SUCCESS } } as Bouncer;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -42,6 +45,29 @@ export async function startBouncer(): Promise<Bouncer> {
       server.close((err) => (err ? reject(err) : resolve()));
     });
   return bouncer;
+}
+
+const SUCCESS = { status: 200, body: '{"result":"success","msg":""}' };
+
+/**
+ * For a describe block: a relay and a test realm that uses it, made once; before each test the
+ * relay forgets its requests and answers success again.
+ */
+export function useRelayRealm(kind: StoreKind): { t: TestRealm; bouncer: Bouncer } {
+  const ctx = {} as { t: TestRealm; bouncer: Bouncer };
+  before(async () => {
+    ctx.bouncer = await startBouncer();
+    ctx.t = await createTestRealm(kind, { pushBouncerUrl: ctx.bouncer.url });
+  });
+  after(async () => {
+    await ctx.t.close();
+    await ctx.bouncer.stop().catch(() => undefined);
+  });
+  beforeEach(() => {
+    ctx.bouncer.requests.length = 0;
+    ctx.bouncer.answer = { ...SUCCESS };
+  });
+  return ctx;
 }
 
 /** A mobile app's push key as register-push-device takes it (FL 432): base64 of 0x31 and 32 secret bytes. */
