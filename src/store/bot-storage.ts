@@ -51,13 +51,17 @@ export async function getBotStorageTotal(tx: Tx, botId: number): Promise<number>
   return Number(row?.total ?? 0);
 }
 
-/** Adds the entries, replacing the value of keys already stored. */
+/** Rows per INSERT: a request may carry millions of tiny entries, written in a few thousand statements. */
+const BATCH = 500;
+
+/** Adds the entries (each key once), replacing the value of keys already stored. */
 export async function putBotStorageEntries(tx: Tx, botId: number, entries: ReadonlyArray<BotStorageEntry & { size: number }>): Promise<void> {
-  for (const { key, value, size } of entries) {
+  for (let i = 0; i < entries.length; i += BATCH) {
+    const rows = entries.slice(i, i + BATCH).map(({ key, value, size }) => ({ bot_id: botId, key_hash: hashOf(key), key, value, size }));
     await tx.db
       .insertInto("bot_storage")
-      .values({ bot_id: botId, key_hash: hashOf(key), key, value, size })
-      .onConflict((oc) => oc.columns(["bot_id", "key_hash"]).doUpdateSet({ value, size }))
+      .values(rows)
+      .onConflict((oc) => oc.columns(["bot_id", "key_hash"]).doUpdateSet((eb) => ({ value: eb.ref("excluded.value"), size: eb.ref("excluded.size") })))
       .execute();
   }
 }

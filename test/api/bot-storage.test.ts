@@ -39,6 +39,17 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual((await bot().get("/bot_storage")).body.storage, { c: "" });
     });
 
+    it("stores many entries in one request, and replaces some of them in another", async () => {
+      const many = Object.fromEntries(Array.from({ length: 1200 }, (_, i) => [`k${i}`, ""]));
+      await t.close();
+      t = await createTestRealm(kind, { botStorageSizeLimit: 100_000 });
+      assert.equal((await put(many)).status, 200);
+      assert.equal((await put({ k0: "zero", k1199: "last", extra: "new" })).status, 200);
+      const stored = (await bot().get("/bot_storage")).body.storage as Record<string, string>;
+      assert.equal(Object.keys(stored).length, 1201);
+      assert.deepEqual([stored.k0, stored.k1, stored.k1199, stored.extra], ["zero", "", "last", "new"]);
+    });
+
     it("reads and deletes everything when no keys, or an empty list, are given", async () => {
       await put({ a: "1", b: "2" });
       assert.deepEqual((await bot().get("/bot_storage", { keys: [] })).body.storage, { a: "1", b: "2" });
