@@ -16,6 +16,8 @@
  * request, before writing anything, so a relay that is down or failing fails the request (502,
  * FAILED_TO_CONNECT_BOUNCER / INTERNAL_SERVER_ERROR_ON_BOUNCER) and leaves the device as it was,
  * for the app to try again, rather than leaving a registration pending that nothing would retry.
+ * For the same reason Zulip's refusal "A registration for the device already in progress." never
+ * applies: a registration is never left in progress between requests.
  */
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
