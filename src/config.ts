@@ -62,6 +62,14 @@ export interface Config {
    * limits and logs are keyed on (issue 16, F7). Behind nginx on the same box: `loopback`.
    */
   trustedProxies: string[];
+  /** Characters (keys plus values) one bot may keep in its storage (env `USER_STATE_SIZE_LIMIT`, Zulip's setting). */
+  botStorageSizeLimit: number;
+  /**
+   * Zulip's EMAIL_GATEWAY_PATTERN (env `EMAIL_GATEWAY_PATTERN`): the channel email address template,
+   * `%s` standing for the address's token part (e.g. `%s@chat.example.com`); "" when no gateway
+   * receives mail for this server, and then channels' email addresses are "" as in Zulip.
+   */
+  emailGatewayPattern: string;
 }
 
 export interface S3Config {
@@ -111,6 +119,12 @@ function parseTrustedProxies(value: string | undefined): string[] {
     }
   }
   return entries;
+}
+
+function parseEmailGatewayPattern(value: string | undefined): string {
+  const pattern = value ?? "";
+  if (pattern !== "" && pattern.split("%s").length !== 2) throw new Error(`EMAIL_GATEWAY_PATTERN must contain %s exactly once, got ${pattern}`);
+  return pattern;
 }
 
 function parseSessionCookieSecure(value: string | undefined): boolean | null {
@@ -167,6 +181,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionCookieSecure: parseSessionCookieSecure(env.SESSION_COOKIE_SECURE),
     uploadQuotaMib: env.UPLOAD_QUOTA_MIB ? intFromEnv("UPLOAD_QUOTA_MIB", env.UPLOAD_QUOTA_MIB, 0) : null,
     trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
+    botStorageSizeLimit: intFromEnv("USER_STATE_SIZE_LIMIT", env.USER_STATE_SIZE_LIMIT, 10_000_000),
+    emailGatewayPattern: parseEmailGatewayPattern(env.EMAIL_GATEWAY_PATTERN),
   };
 }
 

@@ -42,7 +42,8 @@ export type ErrorCode =
   | "FAILED_TO_CONNECT_BOUNCER"
   | "INTERNAL_SERVER_ERROR_ON_BOUNCER"
   | "PUSH_SERVICE_NOT_CONFIGURED"
-  | "CSRF_FAILED";
+  | "CSRF_FAILED"
+  | "PERMISSION_DENIED";
 
 /** A Zulip JsonableError: stable `code`, HTTP status, human message, optional extra body fields. */
 export class ApiError extends Error {

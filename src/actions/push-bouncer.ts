@@ -7,10 +7,13 @@
  * - the relay answers 5xx: INTERNAL_SERVER_ERROR_ON_BOUNCER, 502.
  *
  * Requests, relative to the relay URL:
- * - `POST /api/v1/remotes/push/e2ee/register`, form-encoded like Zulip's register-remote-push-device:
- *   realm_url, push_account_id, token_kind, encrypted_push_registration, bouncer_public_key;
- * - `POST /api/v1/remotes/push/e2ee/notify`, JSON: {realm_url, push_requests: [{push_account_id,
- *   token_kind, encrypted_data}]}, encrypted_data per lib/push-encryption.ts.
+ * - `POST /api/v1/remotes/push/e2ee/register`, form-encoded like Zulip's register-remote-push-device
+ *   (FL 468): realm_url, token_id, token_kind, encrypted_push_registration, bouncer_public_key. A
+ *   relay that cannot take the registration answers 400 with Zulip's code for why
+ *   (INVALID_BOUNCER_PUBLIC_KEY, REQUEST_EXPIRED, or BAD_REQUEST for a registration it cannot
+ *   read); that code becomes the device's push_registration_error_code;
+ * - `POST /api/v1/remotes/push/e2ee/notify`, JSON: {realm_url, push_requests: [{token_id,
+ *   token_kind, push_key_id, encrypted_data}]}, encrypted_data per lib/push-encryption.ts.
  */
 import type { Config } from "../config.js";
 import { ApiError } from "../errors.js";
@@ -29,6 +32,16 @@ const failedToConnect = () =>
 
 const bouncerServerError = () =>
   new ApiError("Internal server error on the push notification service; try again later.", "INTERNAL_SERVER_ERROR_ON_BOUNCER", 502);
+
+/** The relay refused the request itself (a 4xx other than 401/403); `relayCode` is its error code. */
+export class RelayRejection extends ApiError {
+  constructor(
+    message: string,
+    readonly relayCode: string,
+  ) {
+    super(message);
+  }
+}
 
 export type BouncerBody = { form: Record<string, string> } | { json: unknown };
 
@@ -50,11 +63,13 @@ export async function postToBouncer(config: Config, path: string, body: BouncerB
   if (response.status >= 500) throw bouncerServerError();
   if (response.status === 401 || response.status === 403) throw bouncerRefused();
   let detail = `HTTP ${response.status}`;
+  let relayCode = "BAD_REQUEST";
   try {
-    const msg = (JSON.parse(text) as { msg?: unknown }).msg;
+    const { msg, code } = JSON.parse(text) as { msg?: unknown; code?: unknown };
     if (typeof msg === "string" && msg !== "") detail = msg;
+    if (typeof code === "string" && code !== "") relayCode = code;
   } catch {
     // Not Zulip's JSON envelope: the status is all there is to say.
   }
-  throw new ApiError(`The push notification service rejected the request: ${detail}`);
+  throw new RelayRejection(`The push notification service rejected the request: ${detail}`, relayCode);
 }

@@ -44,12 +44,17 @@ export interface RealmSettingsInput {
   message_retention_days?: number | string;
   new_stream_announcements_stream_id?: number;
   signup_announcements_stream_id?: number;
+  /** Kept in realms.settings (default true); read receipts honour it (FL 137). */
+  enable_read_receipts?: boolean;
   /** Group settings by name (can_invite_users_group, …). */
   groupSettings: ReadonlyMap<string, GroupSettingChange>;
 }
 
 type AnnouncementProperty = "new_stream_announcements_stream_id" | "signup_announcements_stream_id";
-type ColumnProperty = Exclude<keyof RealmSettingsInput, "groupSettings" | AnnouncementProperty>;
+/** Boolean settings kept in realms.settings, with their defaults. */
+const JSON_FLAGS = { enable_read_receipts: true } as const;
+type JsonFlag = keyof typeof JSON_FLAGS;
+type ColumnProperty = Exclude<keyof RealmSettingsInput, "groupSettings" | AnnouncementProperty | JsonFlag>;
 
 /** Settings stored in realms columns of the same name. */
 const COLUMN_PROPERTIES: readonly ColumnProperty[] = [
@@ -148,6 +153,10 @@ export async function updateRealmSettings(deps: AppDeps, realmAtAuth: RealmRow, 
       if (stored !== currentValue(realm, name)) columns[name] = stored;
     }
     const announcements = await checkAnnouncementChannels(tx, realm, user, input);
+    const flags = (Object.keys(JSON_FLAGS) as JsonFlag[]).flatMap((name): Array<[JsonFlag, boolean]> => {
+      const value = input[name];
+      return value !== undefined && value !== ((realmSetting(realm, name) as boolean | undefined) ?? JSON_FLAGS[name]) ? [[name, value]] : [];
+    });
     const pendingGroups = await checkRealmGroupSettingChanges(tx, realm, input.groupSettings);
 
     const audience = await listActiveUserIds(tx, realm.id);
@@ -155,10 +164,11 @@ export async function updateRealmSettings(deps: AppDeps, realmAtAuth: RealmRow, 
     const data: Record<string, unknown> = await doSetRealmGroupSettings(deps, tx, realm, user, pendingGroups, audience);
     let settings = realm.settings;
     for (const [property, id] of announcements) settings = withRealmSetting({ settings }, property, id >= 0 ? id : undefined);
+    for (const [property, value] of flags) settings = withRealmSetting({ settings }, property, value);
     await updateRealm(tx, realm.id, { ...columns, settings } as RealmUpdate);
-    const changed: Array<[string, unknown]> = [...Object.entries(columns), ...announcements];
+    const changed: Array<[string, unknown]> = [...Object.entries(columns), ...announcements, ...flags];
     for (const [property, value] of changed) {
-      const old = property in columns ? currentValue(realm, property) : (realmSetting(realm, property) ?? -1);
+      const old = property in columns ? currentValue(realm, property) : property in JSON_FLAGS ? !value : (realmSetting(realm, property) ?? -1);
       await insertAuditLog(tx, { realm_id: realm.id, event_type: "realm_property_changed", event_time: now, acting_user_id: user.id, extra_data: { property, old_value: old, new_value: value } });
       publishOnCommit(tx, deps.events, realmEvent(property, value), audience);
       data[property] = typeof value === "string" && property !== "topics_policy" ? "updated" : value;

@@ -5,6 +5,9 @@
 import type { AnyEndpoint } from "../http/endpoint.js";
 import { alertWordEndpoints } from "./alert-words.js";
 import { attachmentEndpoints } from "./attachments.js";
+import { botStorageEndpoints } from "./bot-storage.js";
+import { channelEmailEndpoints } from "./channel-email.js";
+import { clientDeviceEndpoints } from "./client-devices.js";
 import { authEndpoints } from "./auth.js";
 import { eventEndpoints } from "./events.js";
 import { botEndpoints } from "./bots.js";
@@ -20,9 +23,11 @@ import { presenceEndpoints } from "./presence.js";
 import { profileFieldEndpoints } from "./profile-fields.js";
 import { pushEndpoints } from "./push.js";
 import { reactionEndpoints } from "./reactions.js";
+import { readReceiptEndpoints } from "./read-receipts.js";
 import { realmEndpoints } from "./realm.js";
 import { realmEmojiEndpoints } from "./realm-emoji.js";
 import { serverEndpoints } from "./server.js";
+import { savedSnippetEndpoints } from "./saved-snippets.js";
 import { settingsEndpoints } from "./settings.js";
 import { subscriptionEndpoints } from "./subscriptions.js";
 import { topicEndpoints } from "./topics.js";
@@ -41,24 +46,29 @@ export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...userEndpoints,
   ...settingsEndpoints,
   ...botEndpoints,
+  ...botStorageEndpoints,
   ...userStatusEndpoints,
   ...profileFieldEndpoints,
   ...userGroupEndpoints,
   ...linkifierEndpoints,
   ...channelFolderEndpoints,
   ...channelEndpoints,
+  ...channelEmailEndpoints,
   ...subscriptionEndpoints,
   ...messageEndpoints,
   ...messageFetchEndpoints,
   ...messageEditEndpoints,
   ...reactionEndpoints,
+  ...readReceiptEndpoints,
   ...topicEndpoints,
   ...uploadEndpoints,
   ...attachmentEndpoints,
   ...pushEndpoints,
+  ...clientDeviceEndpoints,
   ...inviteEndpoints,
   ...realmEmojiEndpoints,
   ...draftEndpoints,
+  ...savedSnippetEndpoints,
   ...alertWordEndpoints,
   ...realmEndpoints,
 ];

@@ -1,8 +1,10 @@
 /**
  * Mobile push: token registration (OpenAPI add/remove-apns-token, add/remove-fcm-token), E2EE
- * device registration (Zulip 11's register-push-device) and the E2EE test notification (spec 4.21).
+ * registration of a client device (register-push-device as of FL 468) and the E2EE test
+ * notification (spec 4.21).
  */
-import { checkSendE2eeTestNotification, doAddPushToken, doRegisterE2eeDevice, doRemovePushToken } from "../actions/push.js";
+import { checkSendE2eeTestNotification, doAddPushToken, doRemovePushToken } from "../actions/push.js";
+import { doRegisterPushDevice } from "../actions/push-registration.js";
 import { invalidParam } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
@@ -46,28 +48,37 @@ const removeTokenEndpoint = (kind: "apns" | "fcm", path: string) =>
 export const removeApnsToken = removeTokenEndpoint("apns", "/users/me/apns_device_token");
 export const removeFcmToken = removeTokenEndpoint("fcm", "/users/me/android_gcm_reg_id");
 
+/**
+ * FL 468: `device_id` from POST /register_client_device, and the push key fields, the token
+ * fields, or both (a group counts only when complete, as Zulip reads them).
+ */
 export const registerPushDevice = endpoint({
   method: "POST",
   path: "/mobile_push/register",
   auth: "user",
   params: {
-    push_account_id: p.int().check((v, name) => {
-      if (v < 0) throw invalidParam(`${name} is too small`);
-      return v;
-    }),
-    token_kind: p.oneOf(["fcm", "apns"]),
-    push_public_key: p.str(),
-    bouncer_public_key: p.str(),
-    encrypted_push_registration: p.str(),
+    device_id: p.int(),
+    push_key_id: p
+      .int()
+      .check((v, name) => {
+        if (v < 0 || v > 0xffffffff) throw invalidParam(`Invalid ${name}: Value error, Not a valid unsigned 32-bit integer`);
+        return v;
+      })
+      .optional(),
+    push_key: p.str().optional(),
+    token_kind: p.oneOf(["fcm", "apns"]).optional(),
+    token_id: p.str().optional(),
+    bouncer_public_key: p.str().optional(),
+    encrypted_push_registration: p.str().optional(),
   },
   async handler(ctx, params) {
-    return doRegisterE2eeDevice(ctx.deps, ctx.realm, ctx.user, {
-      pushAccountId: params.push_account_id,
-      tokenKind: params.token_kind,
-      pushPublicKey: params.push_public_key,
-      bouncerPublicKey: params.bouncer_public_key,
-      encryptedPushRegistration: params.encrypted_push_registration,
-    });
+    const { push_key_id, push_key, token_kind, token_id, bouncer_public_key, encrypted_push_registration } = params;
+    const key = push_key_id !== undefined && push_key !== undefined ? { pushKeyId: push_key_id, pushKey: push_key } : null;
+    const token =
+      token_kind !== undefined && token_id !== undefined && bouncer_public_key !== undefined && encrypted_push_registration !== undefined
+        ? { tokenKind: token_kind, tokenId: token_id, bouncerPublicKey: bouncer_public_key, encryptedPushRegistration: encrypted_push_registration }
+        : null;
+    await doRegisterPushDevice(ctx.deps, ctx.realm, ctx.user, { deviceId: params.device_id, key, token });
   },
 });
 

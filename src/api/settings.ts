@@ -8,20 +8,30 @@ import { settingParams, suppliedSettings } from "./setting-params.js";
 const personal = settingParams({ personal: true });
 const realmDefaults = settingParams({ personal: false });
 
-export const updateSettings = endpoint({
-  method: "PATCH",
-  path: "/settings",
-  auth: "user",
-  params: { full_name: p.str().optional(), old_password: p.str().optional(), new_password: p.str().optional(), ...personal },
-  async handler(ctx, params) {
-    await updateOwnSettings(ctx.deps, ctx.realm, ctx.user, {
-      fullName: params.full_name,
-      oldPassword: params.old_password,
-      newPassword: params.new_password,
-      settings: suppliedSettings(params, personal),
-    });
-  },
-});
+/**
+ * PATCH /settings, and the same operation under its two pre-FL-80 paths: Zulip routes
+ * `/settings/display` and `/settings/notifications` to the very same view (deprecated aliases,
+ * documented under update-settings), so each accepts every setting, not only its old group.
+ */
+const updateSettingsAt = (path: string) =>
+  endpoint({
+    method: "PATCH",
+    path,
+    auth: "user",
+    params: { full_name: p.str().optional(), old_password: p.str().optional(), new_password: p.str().optional(), ...personal },
+    async handler(ctx, params) {
+      await updateOwnSettings(ctx.deps, ctx.realm, ctx.user, {
+        fullName: params.full_name,
+        oldPassword: params.old_password,
+        newPassword: params.new_password,
+        settings: suppliedSettings(params, personal),
+      });
+    },
+  });
+
+export const updateSettings = updateSettingsAt("/settings");
+export const updateDisplaySettings = updateSettingsAt("/settings/display");
+export const updateNotificationSettings = updateSettingsAt("/settings/notifications");
 
 export const updateRealmDefaults = endpoint({
   method: "PATCH",
@@ -33,4 +43,4 @@ export const updateRealmDefaults = endpoint({
   },
 });
 
-export const settingsEndpoints = [updateSettings, updateRealmDefaults];
+export const settingsEndpoints = [updateSettings, updateDisplaySettings, updateNotificationSettings, updateRealmDefaults];

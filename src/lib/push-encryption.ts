@@ -1,58 +1,35 @@
 /**
- * Encrypting a push notification to a device's public key (spec 4.21, issue 7 item 6), so the
- * relay and the platform push services see only ciphertext. Built from node:crypto alone, as a
- * sealed box: anyone can encrypt to the key, only the device can open it, and the sender keeps
- * nothing.
- *
- * Format, version 1 (the whole thing base64-encoded):
- *
- *   0x01 | E (32 bytes) | N (12 bytes) | C | T (16 bytes)
- *
- * - E: a fresh X25519 public key, used for this one message;
- * - K = HKDF-SHA256(ikm = X25519(e, D), salt = E | D, info = "parley-e2ee-push-v1", 32 bytes),
- *   where e is E's private key and D the device's public key (32 raw bytes);
- * - N: a random nonce; C, T: AES-256-GCM ciphertext and tag of the UTF-8 JSON payload under K and
- *   N, with the first 33 bytes (0x01 | E) as additional authenticated data.
- *
- * The device opens it with X25519(d, E), the same HKDF, and AES-256-GCM.
+ * Encrypting E2EE mobile notifications to a device's push key, as Zulip does since FL 432
+ * (register-push-device's `push_key`): the key is 33 bytes, a tag byte naming the cryptosystem
+ * (0x31: libsodium's secretbox, the only one defined) and a 32-byte secret key. A notification's
+ * `encrypted_data` is base64 of a fresh 24-byte nonce followed by crypto_secretbox_easy of the
+ * UTF-8 JSON payload, which is how the mobile app unpacks it (zulip-flutter's
+ * PushKeyStore.decryptNotification: nonce first, then the secretbox). The relay and the platform
+ * push services see only ciphertext; the server keeps the key to encrypt to, nothing else.
  */
-import { createCipheriv, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, randomBytes, type KeyObject } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { secretboxEasy } from "./secretbox.js";
 
-export const PUSH_ENCRYPTION_VERSION = 1;
-export const PUSH_ENCRYPTION_INFO = "parley-e2ee-push-v1";
+export const PUSH_KEY_TAG_SECRETBOX = 0x31;
+const NONCE_BYTES = 24;
 
-function rawPublicKey(key: KeyObject): Buffer {
-  return Buffer.from(key.export({ format: "jwk" }).x as string, "base64url");
+/** Strict standard base64 (RFC 4648, padded), as Python's b64decode(validate=True) accepts it. */
+const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+export function decodeStrictBase64(text: string): Buffer | null {
+  return STRICT_BASE64.test(text) ? Buffer.from(text, "base64") : null;
 }
 
-/**
- * The device key from its base64 (standard or URL-safe) text, or null when it is not a usable
- * X25519 public key (wrong length, or a degenerate point no shared secret can come from).
- */
-export function parseDevicePublicKey(text: string): KeyObject | null {
-  // 32 bytes are 43 base64 characters plus one padding character.
-  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) return null;
-  const raw = Buffer.from(text.replace(/-/g, "+").replace(/_/g, "/"), "base64");
-  try {
-    const key = createPublicKey({ key: { kty: "OKP", crv: "X25519", x: raw.toString("base64url") }, format: "jwk" });
-    diffieHellman({ privateKey: generateKeyPairSync("x25519").privateKey, publicKey: key });
-    return key;
-  } catch {
-    return null;
-  }
+/** The secret key of a push key as the client sent it (base64), or null when it is not one. */
+export function parsePushKey(text: string): Uint8Array | null {
+  const bytes = decodeStrictBase64(text);
+  if (!bytes || bytes.length !== 33 || bytes[0] !== PUSH_KEY_TAG_SECRETBOX) return null;
+  return Uint8Array.from(bytes.subarray(1));
 }
 
-/** Encrypts `payload` (JSON-encoded) to the device key; see the format above. */
-export function encryptForDevice(deviceKey: KeyObject, payload: unknown): string {
-  const ephemeral = generateKeyPairSync("x25519");
-  const ephemeralRaw = rawPublicKey(ephemeral.publicKey);
-  const deviceRaw = rawPublicKey(deviceKey);
-  const shared = diffieHellman({ privateKey: ephemeral.privateKey, publicKey: deviceKey });
-  const key = Buffer.from(hkdfSync("sha256", shared, Buffer.concat([ephemeralRaw, deviceRaw]), PUSH_ENCRYPTION_INFO, 32));
-  const header = Buffer.concat([Buffer.from([PUSH_ENCRYPTION_VERSION]), ephemeralRaw]);
-  const nonce = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, nonce);
-  cipher.setAAD(header);
-  const body = Buffer.concat([cipher.update(JSON.stringify(payload), "utf8"), cipher.final()]);
-  return Buffer.concat([header, nonce, body, cipher.getAuthTag()]).toString("base64");
+/** `encrypted_data` for one device: base64(nonce ‖ secretbox(JSON payload)). */
+export function encryptForPushKey(secretKey: Uint8Array, payload: unknown): string {
+  const nonce = Uint8Array.from(randomBytes(NONCE_BYTES));
+  const box = secretboxEasy(new TextEncoder().encode(JSON.stringify(payload)), nonce, secretKey);
+  return Buffer.concat([nonce, box]).toString("base64");
 }

@@ -21,3 +21,8 @@ export function newChannelAnnouncementsChannelId(realm: Pick<RealmRow, "settings
   const id = realmSetting(realm, "new_stream_announcements_stream_id");
   return typeof id === "number" && id > 0 ? id : null;
 }
+
+/** Zulip's realm.enable_read_receipts (FL 137): on unless an administrator turned it off. */
+export function readReceiptsEnabled(realm: Pick<RealmRow, "settings">): boolean {
+  return realmSetting(realm, "enable_read_receipts") !== false;
+}

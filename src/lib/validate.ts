@@ -82,3 +82,14 @@ export function object<S extends Shape>(shape: S): Validator<FromShape<S>> {
     return out as FromShape<S>;
   };
 }
+
+/**
+ * A JSON object with any keys, each value checked by `item` (Zulip's dict[str, T]); the entries in
+ * order, so that no key (not even `__proto__`) is looked up on an object.
+ */
+export function entriesOf<T>(item: Validator<T>): Validator<Array<[string, T]>> {
+  return (value, name) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidParam(`${name} is not a dict`);
+    return Object.entries(value).map(([key, v]) => [key, item(v, `${name}[${JSON.stringify(key)}]`)]);
+  };
+}

@@ -327,6 +327,21 @@ export interface DB {
     public_key: string | null;
     date_created: number;
   };
+  client_devices: {
+    id: Id;
+    user_id: number;
+    push_key: string | null;
+    push_key_id: number | null;
+    push_token_id: string | null;
+    pending_push_token_id: string | null;
+    push_token_last_updated_timestamp: number | null;
+    push_token_kind: string | null;
+    push_registration_error_code: string | null;
+    date_created: number;
+  };
+  saved_snippets: { id: Id; user_id: number; title: string; content: string; date_created: number };
+  bot_storage: { id: Id; bot_id: number; key_hash: string; key: string; value: string; size: number };
+  channel_email_addresses: { id: Id; channel_id: number; creator_id: number; sender_id: number | null; email_token: string; date_created: number };
   /** Bumped by triggers on every change of a users or realms row (migration 0006, auth-rows.ts). */
   row_versions: { table_name: string; row_id: number; version: number };
   deployment: { id: string };

@@ -93,6 +93,8 @@ export async function createFuzzRealm(app: FastifyInstance, deps: AppDeps, subdo
   await call("othello", "POST", `/messages/${messages[0]}/reactions`, { emoji_name: "smile" });
   const group = (await call("hamlet", "POST", "/user_groups/create", { name: "fuzzers", description: "", members: [u("hamlet"), u("othello")] })).group_id as number;
   const drafts = (await call("hamlet", "POST", "/drafts", { drafts: [{ type: "stream", to: [verona], topic: "d", content: "draft", timestamp: 1_700_000_000 }] })).ids as number[];
+  const snippet = (await call("hamlet", "POST", "/saved_snippets", { title: "fuzz", content: "snippet" })).saved_snippet_id as number;
+  const device = (await call("hamlet", "POST", "/register_client_device")).device_id as number;
   const linkifier = (await call("iago", "POST", "/realm/filters", { pattern: "#(?P<id>[0-9]+)", url_template: "https://example.com/{id}" })).id as number;
   const field = (await call("iago", "POST", "/realm/profile_fields", { field_type: 1, name: "Phone" })).id as number;
   const folder = (await call("iago", "POST", "/channel_folders/create", { name: "Work", description: "" })).channel_folder_id as number;
@@ -111,6 +113,8 @@ export async function createFuzzRealm(app: FastifyInstance, deps: AppDeps, subdo
     message: messages,
     group: [group, ...groups.filter((g) => g !== group)],
     draft: drafts,
+    snippet: [snippet],
+    device: [device],
     linkifier: [linkifier],
     field: [field],
     folder: [folder],

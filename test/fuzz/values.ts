@@ -19,7 +19,20 @@ export interface Pools {
   strings: string[];
 }
 
-export type IdKind = "user" | "channel" | "message" | "group" | "draft" | "linkifier" | "field" | "folder" | "invite" | "attachment" | "realm";
+export type IdKind =
+  | "user"
+  | "channel"
+  | "message"
+  | "group"
+  | "draft"
+  | "snippet"
+  | "device"
+  | "linkifier"
+  | "field"
+  | "folder"
+  | "invite"
+  | "attachment"
+  | "realm";
 
 /** Which pool an integer named like this most likely draws from (first match wins). */
 const ID_HINTS: Array<[RegExp, IdKind]> = [
@@ -28,6 +41,8 @@ const ID_HINTS: Array<[RegExp, IdKind]> = [
   [/folder/, "folder"],
   [/stream|channel|subscription/, "channel"],
   [/draft/, "draft"],
+  [/snippet/, "snippet"],
+  [/device/, "device"],
   [/filter|linkifier/, "linkifier"],
   [/field|profile|order/, "field"],
   [/invite/, "invite"],

@@ -1,12 +1,15 @@
 /**
  * A stand-in for the mobile push relay: a real HTTP server on 127.0.0.1 that records every request,
  * answers as told (success, a 5xx, a refusal), and can be stopped to make it unreachable. Also the
- * device side of lib/push-encryption.ts, written from its documented format, to open what the
- * server encrypted.
+ * device side of lib/push-encryption.ts: push keys, and opening what the server encrypted.
  */
-import { createDecipheriv, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, type KeyObject } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { after, before, beforeEach } from "node:test";
+import { secretboxOpenEasy } from "../../src/lib/secretbox.js";
+import { createTestRealm, type TestRealm } from "./fixtures.js";
+import type { StoreKind } from "./stores.js";
 
 export interface BouncerRequest {
   method: string;
@@ -25,7 +28,7 @@ export interface Bouncer {
 
 export async function startBouncer(): Promise<Bouncer> {
   const requests: BouncerRequest[] = [];
-  const bouncer = { requests, answer: { status: 200, body: '{"result":"success","msg":""}' } } as Bouncer;
+  const bouncer = { requests, answer: { ...SUCCESS } } as Bouncer;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -44,30 +47,48 @@ export async function startBouncer(): Promise<Bouncer> {
   return bouncer;
 }
 
-const rawOf = (publicKey: KeyObject) => Buffer.from(publicKey.export({ format: "jwk" }).x as string, "base64url");
+const SUCCESS = { status: 200, body: '{"result":"success","msg":""}' };
 
-/** A device key pair; `publicKey` is the base64 text a client registers. */
-export function deviceKeyPair(): { publicKey: string; privateKey: KeyObject } {
-  const pair = generateKeyPairSync("x25519");
-  return { publicKey: rawOf(pair.publicKey).toString("base64"), privateKey: pair.privateKey };
+/**
+ * For a describe block: a relay and a test realm that uses it, made once; before each test the
+ * relay forgets its requests and answers success again.
+ */
+export function useRelayRealm(kind: StoreKind): { t: TestRealm; bouncer: Bouncer } {
+  const ctx = {} as { t: TestRealm; bouncer: Bouncer };
+  before(async () => {
+    ctx.bouncer = await startBouncer();
+    ctx.t = await createTestRealm(kind, { pushBouncerUrl: ctx.bouncer.url });
+  });
+  after(async () => {
+    await ctx.t.close();
+    await ctx.bouncer.stop().catch(() => undefined);
+  });
+  beforeEach(() => {
+    ctx.bouncer.requests.length = 0;
+    ctx.bouncer.answer = { ...SUCCESS };
+  });
+  return ctx;
 }
 
-/** Opens a version-1 sealed payload with the device's private key (lib/push-encryption.ts). */
-export function openSealed(sealed: string, privateKey: KeyObject): unknown {
-  const bytes = Buffer.from(sealed, "base64");
-  if (bytes[0] !== 1) throw new Error(`unknown version ${bytes[0]}`);
-  const header = bytes.subarray(0, 33);
-  const ephemeralRaw = bytes.subarray(1, 33);
-  const nonce = bytes.subarray(33, 45);
-  const ciphertext = bytes.subarray(45, bytes.length - 16);
-  const tag = bytes.subarray(bytes.length - 16);
-  // A JWK is the one raw-key import node:crypto offers for X25519.
-  const ephemeral = createPublicKey({ key: { kty: "OKP", crv: "X25519", x: ephemeralRaw.toString("base64url") }, format: "jwk" });
-  const shared = diffieHellman({ privateKey, publicKey: ephemeral });
-  const salt = Buffer.concat([ephemeralRaw, rawOf(createPublicKey(privateKey))]);
-  const key = Buffer.from(hkdfSync("sha256", shared, salt, "parley-e2ee-push-v1", 32));
-  const decipher = createDecipheriv("aes-256-gcm", key, nonce);
-  decipher.setAAD(header);
-  decipher.setAuthTag(tag);
-  return JSON.parse(Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString("utf8"));
+/** A mobile app's push key as register-push-device takes it (FL 432): base64 of 0x31 and 32 secret bytes. */
+export function newPushKey(): { pushKey: string; secret: Uint8Array } {
+  const secret = Uint8Array.from(randomBytes(32));
+  return { pushKey: Buffer.concat([Buffer.from([0x31]), secret]).toString("base64"), secret };
+}
+
+/**
+ * Opens a notification's encrypted_data as the mobile app does (zulip-flutter's
+ * PushKeyStore.decryptNotification): a 24-byte nonce, then a secretbox. Throws when the key is not
+ * the one it was sealed to. The secretbox itself is checked against libsodium in test/lib.
+ */
+export function openNotification(encryptedData: string, secret: Uint8Array): unknown {
+  const bytes = Uint8Array.from(Buffer.from(encryptedData, "base64"));
+  const opened = secretboxOpenEasy(bytes.subarray(24), bytes.subarray(0, 24), secret);
+  if (!opened) throw new Error("not sealed to this key");
+  return JSON.parse(new TextDecoder().decode(opened));
+}
+
+/** The token id the mobile app sends for a platform token: base64 of its SHA-256's first 8 bytes. */
+export function tokenIdFor(token: string): string {
+  return createHash("sha256").update(token).digest().subarray(0, 8).toString("base64");
 }

@@ -60,6 +60,7 @@ export interface Client {
   post(path: string, params?: Record<string, unknown>): Promise<ApiResponse>;
   patch(path: string, params?: Record<string, unknown>): Promise<ApiResponse>;
   delete(path: string, params?: Record<string, unknown>): Promise<ApiResponse>;
+  put(path: string, params?: Record<string, unknown>): Promise<ApiResponse>;
 }
 
 /** Form-encodes like a Zulip client: strings as-is, everything else as JSON text. */
@@ -161,7 +162,7 @@ export async function createTestRealm(kind: StoreKind, configOverrides: Partial<
       const headers: Record<string, string> = { host: opts.host ?? host };
       if (opts.authorization !== undefined) headers.authorization = opts.authorization;
       else if (user) headers.authorization = "Basic " + Buffer.from(`${user.email}:${user.apiKey}`).toString("base64");
-      const call = async (method: "GET" | "POST" | "PATCH" | "DELETE", path: string, params: Record<string, unknown> = {}) => {
+      const call = async (method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT", path: string, params: Record<string, unknown> = {}) => {
         const url = `/api/v1${path}`;
         const res =
           method === "GET"
@@ -179,6 +180,7 @@ export async function createTestRealm(kind: StoreKind, configOverrides: Partial<
         post: (path, params) => call("POST", path, params),
         patch: (path, params) => call("PATCH", path, params),
         delete: (path, params) => call("DELETE", path, params),
+        put: (path, params) => call("PUT", path, params),
       };
     },
     async close() {

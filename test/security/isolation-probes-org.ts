@@ -1,7 +1,7 @@
 /**
  * Cross-realm probes for the organization's objects and a user's own things: uploads and
  * attachments, channel folders, linkifiers, invitations, custom profile fields, custom emoji,
- * drafts, event queues and push devices. Same rule as isolation-probes.ts.
+ * drafts, event queues, push devices, saved snippets and client devices. Same rule as isolation-probes.ts.
  */
 import { del, get, MISSING, patch, post, probes, type Target } from "./isolation-seed.js";
 
@@ -108,5 +108,20 @@ export const ORGANIZATION_TARGETS: Target[] = [
     value: (b) => b.pushDeviceId,
     missing: MISSING,
     probes: probes((id) => post("/mobile_push/e2ee/test_notification", { device_id: id })),
+  },
+  {
+    kind: "saved snippet",
+    value: (b) => b.savedSnippetId,
+    missing: MISSING,
+    probes: probes((id) => patch(`/saved_snippets/${id}`, { title: "taken over" }), (id) => del(`/saved_snippets/${id}`)),
+  },
+  {
+    kind: "client device",
+    value: (b) => b.clientDeviceId,
+    missing: MISSING,
+    probes: probes(
+      (id) => post("/remove_client_device", { device_id: id }),
+      (id) => post("/mobile_push/register", { device_id: id, push_key_id: 1, push_key: `MT${"A".repeat(42)}` }),
+    ),
   },
 ];

@@ -47,7 +47,11 @@ export const CONVERSATION_TARGETS: Target[] = [
     kind: "bot",
     value: (b) => b.botId,
     missing: MISSING,
-    probes: probes((id) => patch(`/bots/${id}`, { full_name: "Renamed Bot" }), (id) => del(`/bots/${id}`)),
+    probes: probes(
+      (id) => patch(`/bots/${id}`, { full_name: "Renamed Bot" }),
+      (id) => del(`/bots/${id}`),
+      (id, a) => get(`/streams/${a.channel.id}/email_address`, { sender_id: id }),
+    ),
   },
   {
     kind: "message",
@@ -63,6 +67,7 @@ export const CONVERSATION_TARGETS: Target[] = [
         (id) => post(`/messages/${id}/reactions`, { emoji_name: "octopus" }),
         (id) => del(`/messages/${id}/reactions`, { emoji_name: "octopus" }),
         (id) => post("/messages/flags", { messages: [id], op: "add", flag: "starred" }),
+        (id) => get(`/messages/${id}/read_receipts`),
       ),
       { listing: true, request: (id) => get("/messages", { message_ids: [id] }) },
       { listing: true, request: (id) => get("/messages/matches_narrow", { msg_ids: [id], narrow: [] }) },
@@ -86,6 +91,7 @@ export const CONVERSATION_TARGETS: Target[] = [
         (id) => patch(`/streams/${id}`, { description: "taken over" }),
         (id) => del(`/streams/${id}`),
         (id) => get(`/users/me/${id}/topics`),
+        (id) => get(`/streams/${id}/email_address`),
         (id) => patch(`/users/me/subscriptions/${id}`, { property: "pin_to_top", value: "true" }),
         (id) => post("/users/me/subscriptions/properties", { subscription_data: [{ stream_id: id, property: "pin_to_top", value: true }] }),
         (id) => post("/mark_stream_as_read", { stream_id: id }),

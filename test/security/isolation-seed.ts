@@ -30,6 +30,8 @@ export interface RealmB {
   draftId: number;
   queueId: string;
   pushDeviceId: number;
+  savedSnippetId: number;
+  clientDeviceId: number;
 }
 
 /** Realm A's own objects that probes combine with B's ids. */
@@ -74,7 +76,9 @@ export async function seedRealmB(o: Objects): Promise<RealmB> {
     emojiId: Object.keys(emoji.emoji).find((id) => emoji.emoji[id].name === emojiName)!,
     draftId: await o.draft("hamlet", channel.id),
     queueId: await o.queue("hamlet"),
-    pushDeviceId: await o.pushDevice(users.hamlet),
+    pushDeviceId: await o.e2eeDevice(users.hamlet),
+    savedSnippetId: await o.savedSnippet("hamlet"),
+    clientDeviceId: await o.clientDevice("hamlet"),
   };
 }
 

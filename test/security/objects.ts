@@ -10,7 +10,8 @@ import { listPendingInvitations } from "../../src/store/invites.js";
 import { upsertPushDevice, type PushDeviceKind } from "../../src/store/push.js";
 import { getUserById } from "../../src/store/users.js";
 import type { ApiResponse, TestUser, UserName } from "../helpers/fixtures.js";
-import { deviceKeyPair } from "../helpers/bouncer.js";
+import { newPushKey, tokenIdFor } from "../helpers/bouncer.js";
+import { insertClientDevice, updateClientDevice } from "../../src/store/client-devices.js";
 import type { ApiRequest, RealmHandle } from "./world.js";
 
 type Who = UserName | TestUser;
@@ -150,26 +151,52 @@ export class Objects {
     return (await this.ok(by, { method: "POST", path: "/drafts", params: { drafts } })).ids[0];
   }
 
+  /** A saved snippet of `by`. */
+  async savedSnippet(by: Who): Promise<number> {
+    return (await this.ok(by, { method: "POST", path: "/saved_snippets", params: { title: "snippet", content: this.name("snippet ") } })).saved_snippet_id;
+  }
+
+  /** A logged-in device record of `by` (POST /register_client_device). */
+  async clientDevice(by: Who): Promise<number> {
+    return (await this.ok(by, { method: "POST", path: "/register_client_device", params: {} })).device_id;
+  }
+
   /** An event queue registered by `by`. */
   async queue(by: Who): Promise<string> {
     return (await this.ok(by, { method: "POST", path: "/register", params: { event_types: ["message"], fetch_event_types: ["message"] } })).queue_id;
   }
 
-  /** Parameters registering a new E2EE push device. */
-  pushRegistration(): Record<string, unknown> {
+  /** Parameters registering a push key and token for the client device `deviceId` (FL 468). */
+  pushRegistration(deviceId: number): Record<string, unknown> {
     return {
-      push_account_id: ++counter,
+      device_id: deviceId,
+      push_key_id: ++counter,
+      push_key: newPushKey().pushKey,
       token_kind: "fcm",
-      push_public_key: deviceKeyPair().publicKey,
+      token_id: tokenIdFor(`fcm-token-${counter}`),
       bouncer_public_key: "bouncer-key-1",
       encrypted_push_registration: "opaque-for-the-relay",
     };
   }
 
-  /** A push registration of `by`, written straight to the store (bots may not make one). */
-  async pushDevice(by: TestUser, kind: PushDeviceKind = "e2ee", token = String(++counter)): Promise<number> {
-    const publicKey = kind === "e2ee" ? deviceKeyPair().publicKey : null;
-    const device = { userId: by.id, kind, token, appId: kind === "e2ee" ? "fcm" : null, publicKey, now: this.realm.clock.now() };
+  /** A legacy push token registration of `by`, written straight to the store (bots may not make one). */
+  async pushDevice(by: TestUser, kind: PushDeviceKind, token = String(++counter)): Promise<number> {
+    const device = { userId: by.id, kind, token, appId: null, now: this.realm.clock.now() };
     return transaction(this.realm.deps.store, (tx) => upsertPushDevice(tx, device));
+  }
+
+  /** A client device of `by` with a completed E2EE registration, written straight to the store. */
+  async e2eeDevice(by: TestUser): Promise<number> {
+    return transaction(this.realm.deps.store, async (tx) => {
+      const id = await insertClientDevice(tx, by.id, this.realm.clock.now());
+      await updateClientDevice(tx, id, {
+        push_key: newPushKey().pushKey,
+        push_key_id: ++counter,
+        push_token_id: tokenIdFor(`token-${counter}`),
+        push_token_kind: "fcm",
+        push_token_last_updated_timestamp: this.realm.clock.now(),
+      });
+      return id;
+    });
   }
 }

@@ -39,6 +39,8 @@ const NOT_CHANNEL_ADMIN = refusal(400, "BAD_REQUEST", "You do not have permissio
 const CHANNEL_HIDDEN = refusal(400, "BAD_REQUEST", "Invalid channel ID");
 const CANNOT_DELETE = refusal(400, "BAD_REQUEST", "You don't have permission to delete this message");
 const NOT_EMOJI_AUTHOR = refusal(400, "BAD_REQUEST", "Must be an organization administrator or emoji author");
+/** Bot storage is for bots only since FL 494 (Zulip's update-bot-storage documents the error). */
+const NOT_A_BOT = refusal(400, "PERMISSION_DENIED", "Must be a bot user");
 
 /** An endpoint behind authentication: the four unauthenticated callers get 401, the roles as given. */
 function authenticated(roles: Record<Role, Outcome>): Row {
@@ -59,6 +61,8 @@ const HUMANS = authenticated({ guest: OK, member: OK, moderator: OK, admin: OK, 
 const MEMBERS = authenticated({ guest: NO_GUESTS, member: OK, moderator: OK, admin: OK, owner: OK, bot: NO_BOTS });
 /** Closed to guests only (user groups since FL 496, spec 4.13/4.20; the realm's role:members settings). */
 const NON_GUESTS = authenticated({ guest: NO_GUESTS, member: OK, moderator: OK, admin: OK, owner: OK, bot: OK });
+/** Bots only: every person is refused. */
+const BOTS = authenticated({ guest: NOT_A_BOT, member: NOT_A_BOT, moderator: NOT_A_BOT, admin: NOT_A_BOT, owner: NOT_A_BOT, bot: OK });
 /** The router's `admin` gate (require_realm_admin; spec §5.4 for the ones the spec shows). */
 const ADMINS = adminsOnly(NOT_ADMIN);
 
@@ -97,6 +101,9 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "DELETE /users/me": EVERYONE,
   "POST /users/:user_id/reactivate": ADMINS,
   "PATCH /settings": HUMANS,
+  // Zulip routes both legacy paths to the PATCH /settings view (FL 80).
+  "PATCH /settings/display": HUMANS,
+  "PATCH /settings/notifications": HUMANS,
   "PATCH /realm/user_settings_defaults": ADMINS, // spec §4.2
   "POST /users/me/status": HUMANS, // spec §4.12
   "GET /users/:user_id/status": EVERYONE,
@@ -109,6 +116,9 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "GET /bots": MEMBERS,
   "PATCH /bots/:bot_id": memberGate(INSUFFICIENT),
   "DELETE /bots/:bot_id": memberGate(INSUFFICIENT),
+  "GET /bot_storage": BOTS,
+  "PUT /bot_storage": BOTS,
+  "DELETE /bot_storage": BOTS,
 
   "GET /realm/profile_fields": EVERYONE,
   "POST /realm/profile_fields": ADMINS,
@@ -196,6 +206,9 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "DELETE /users/me/android_gcm_reg_id": HUMANS,
   "POST /mobile_push/register": HUMANS,
   "POST /mobile_push/e2ee/test_notification": HUMANS,
+  // Zulip's register_device checks no role (FL 468); a device is the caller's own record.
+  "POST /register_client_device": EVERYONE,
+  "POST /remove_client_device": EVERYONE,
 
   // can_invite_users_group is role:members; create_multiuse_invite_group is role:administrators;
   // only the inviter or an administrator may revoke or resend (spec §4.9, §5.5).
@@ -215,6 +228,13 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "POST /drafts": EVERYONE,
   "PATCH /drafts/:draft_id": EVERYONE,
   "DELETE /drafts/:draft_id": EVERYONE,
+  "GET /saved_snippets": EVERYONE,
+  "POST /saved_snippets": EVERYONE,
+  "PATCH /saved_snippets/:saved_snippet_id": EVERYONE, // the caller's own snippet
+  "DELETE /saved_snippets/:saved_snippet_id": EVERYONE,
+  // Anyone who can read the message; anyone who may post in the channel (FL 448).
+  "GET /messages/:message_id/read_receipts": EVERYONE,
+  "GET /streams/:stream_id/email_address": EVERYONE,
 
   "PATCH /realm": ADMINS,
 };

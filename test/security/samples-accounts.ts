@@ -30,6 +30,8 @@ export const ACCOUNT_SAMPLES: Record<string, EndpointSample> = {
   "DELETE /users/me": { freshCaller: true, build: none },
   "POST /users/:user_id/reactivate": { build: async ({ o }) => ({ path: { user_id: (await o.deactivatedUser()).id } }) },
   "PATCH /settings": { build: () => ({ params: { enter_sends: true } }) },
+  "PATCH /settings/display": { build: () => ({ params: { twenty_four_hour_time: true } }) },
+  "PATCH /settings/notifications": { build: () => ({ params: { enable_sounds: false } }) },
   "PATCH /realm/user_settings_defaults": { build: () => ({ params: { enter_sends: true } }) },
   "POST /users/me/status": { build: () => ({ params: { status_text: "in a meeting" } }) },
   "GET /users/:user_id/status": { build: ({ o }) => ({ path: { user_id: o.realm.users.othello.id } }) },
@@ -112,8 +114,15 @@ export const ACCOUNT_SAMPLES: Record<string, EndpointSample> = {
       return { params: { token: "fcm-token-2" } };
     },
   },
-  "POST /mobile_push/register": { build: ({ o }) => ({ params: o.pushRegistration() }) },
-  "POST /mobile_push/e2ee/test_notification": { build: async ({ o, caller }) => ({ params: { device_id: await o.pushDevice(caller) } }) },
+  "POST /mobile_push/register": { build: async ({ o, caller }) => ({ params: o.pushRegistration(await o.clientDevice(caller)) }) },
+  "POST /mobile_push/e2ee/test_notification": { build: async ({ o, caller }) => ({ params: { device_id: await o.e2eeDevice(caller) } }) },
+
+  "POST /register_client_device": { build: none },
+  "POST /remove_client_device": { build: async ({ o, caller }) => ({ params: { device_id: await o.clientDevice(caller) } }) },
+
+  "GET /bot_storage": { build: none },
+  "PUT /bot_storage": { build: () => ({ params: { storage: { matrix: "value" } } }) },
+  "DELETE /bot_storage": { build: none },
 
   "PATCH /realm": { build: () => ({ params: { description: unique("Described ") } }) },
 };

@@ -88,4 +88,13 @@ export const CONVERSATION_SAMPLES: Record<string, EndpointSample> = {
     }),
   },
   "DELETE /drafts/:draft_id": { build: async ({ o, shared, caller }) => ({ path: { draft_id: await o.draft(caller, shared.channel.id) } }) },
+
+  "GET /saved_snippets": { build: none },
+  "POST /saved_snippets": { build: () => ({ params: { title: "matrix", content: "a snippet" } }) },
+  "PATCH /saved_snippets/:saved_snippet_id": { build: async ({ o, caller }) => ({ path: { saved_snippet_id: await o.savedSnippet(caller) }, params: { title: "edited" } }) },
+  "DELETE /saved_snippets/:saved_snippet_id": { build: async ({ o, caller }) => ({ path: { saved_snippet_id: await o.savedSnippet(caller) } }) },
+
+  // The shared message and channel: every caller can read the one and post in the other.
+  "GET /messages/:message_id/read_receipts": { build: ({ shared }) => ({ path: { message_id: shared.messageId } }) },
+  "GET /streams/:stream_id/email_address": { build: ({ shared }) => ({ path: { stream_id: shared.channel.id } }) },
 };

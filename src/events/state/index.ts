@@ -7,7 +7,9 @@ import { RECIPIENT, getRecipientMembers } from "../../store/channels.js";
 import type { Tx } from "../../store/db.js";
 import { getRecentDirectConversations } from "../../store/state.js";
 import { getUsersByIds } from "../../store/users.js";
+import { devicesState } from "../../actions/client-devices.js";
 import { presentPresenceLegacy, presentPresenceModern } from "../../actions/presence.js";
+import { savedSnippetsState } from "../../actions/saved-snippets.js";
 import { mergeSettings } from "../../lib/user-settings.js";
 import type { RealmRow, UserRow } from "../../store/types.js";
 import { defaultStreamsState, loadVisibleChannels, streamState, subscriptionState, type VisibleChannels } from "./channels.js";
@@ -111,7 +113,9 @@ const SECTIONS: Record<string, Section> = {
   video_calls: () => ({ has_zoom_token: false }),
   realm_domains: () => ({ realm_domains: [] }),
   realm_playgrounds: () => ({ realm_playgrounds: [] }),
-  saved_snippets: () => ({ saved_snippets: [] }),
+  saved_snippets: (c) => savedSnippetsState(c.tx, c.user),
+  // The user's logged-in devices (FL 468), kept current by `device` events.
+  device: (c) => devicesState(c.tx, c.user),
   navigation_view: () => ({ navigation_views: [] }),
 };
 

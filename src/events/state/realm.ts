@@ -3,6 +3,7 @@
  * clients need (spec section 8, zulip-facts section c) and server constants (typing periods, …).
  */
 import type { AppDeps } from "../../deps.js";
+import { readReceiptsEnabled } from "../../lib/realm-settings.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { EMPTY_TOPIC_DISPLAY_NAME, MAX_TOPIC_LENGTH } from "../../lib/topics.js";
 import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from "../../policy/channel-settings.js";
@@ -84,7 +85,7 @@ export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promis
     realm_push_notifications_enabled: deps.config.pushBouncerUrl !== null,
     realm_inline_image_preview: true,
     realm_inline_url_embed_preview: false,
-    realm_enable_read_receipts: true,
+    realm_enable_read_receipts: readReceiptsEnabled(realm),
     realm_enable_guest_user_indicator: true,
     realm_require_unique_names: false,
     realm_name_changes_disabled: false,
