@@ -175,14 +175,12 @@ const SCRIPT: ProfileStep[] = [
     method: "PATCH",
     url: "settings/notifications",
     request: { enable_offline_push_notifications: false },
-    pending: "the PATCH /settings/notifications alias (endpoints helper, issue 15)",
   },
   {
     does: "get_stream_email_address(stream_id)",
     method: "GET",
     url: (c) => `streams/${c.ids.verona}/email_address`,
     requires: ["email:string"],
-    pending: "GET /streams/{stream_id}/email_address (endpoints helper, issue 15)",
   },
 ];
 
@@ -238,7 +236,6 @@ const BOT: ProfileStep[] = [
     method: "PUT",
     url: "bot_storage",
     request: { storage: { counter: "3" } },
-    pending: "PUT /bot_storage (endpoints helper, issue 15)",
   },
   {
     does: "storage.get(key): get_storage({keys: [key]})",
@@ -247,7 +244,6 @@ const BOT: ProfileStep[] = [
     request: { keys: ["counter"] },
     requires: ["storage.counter:string"],
     expect: (body) => assert.equal(body.storage.counter, "3"),
-    pending: "GET /bot_storage (endpoints helper, issue 15)",
   },
 ];
 

@@ -269,7 +269,6 @@ const STEPS: Step[] = [
     method: "GET",
     url: (c) => `/streams/${c.ids.verona}/email_address`,
     requires: ["email:string"],
-    pending: "GET /streams/{stream_id}/email_address (endpoints helper, issue 15)",
   },
   { does: "quits: deletes its event queue", method: "DELETE", url: "events", request: (c) => ({ queue_id: c.queueId }) },
 ];
