@@ -17,6 +17,7 @@ import { registerWebClient } from "./http/web-client.js";
 import { registerSessionRoutes } from "./http/session-routes.js";
 import { registerJoinRoutes } from "./invites/join-routes.js";
 import { registerEmojiImageRoutes } from "./realm-emoji/image-routes.js";
+import { registerAvatarRoutes } from "./avatars/routes.js";
 import { registerUploadRoutes } from "./uploads/routes.js";
 
 /** Zulip's DATA_UPLOAD_MAX_MEMORY_SIZE: the largest non-file request body. */
@@ -57,6 +58,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerSessionRoutes(app, deps);
   registerJoinRoutes(app, deps);
   registerEmojiImageRoutes(app, deps);
+  registerAvatarRoutes(app, deps);
   await registerWebClient(app, opts.webClientDir);
   return app;
 }

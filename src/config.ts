@@ -48,6 +48,11 @@ export interface Config {
   sessionCookieSecure: boolean | null;
   /** Each realm's upload quota in MiB (env `UPLOAD_QUOTA_MIB`, Zulip's upload_quota_mib); null: unlimited. */
   uploadQuotaMib: number | null;
+  /**
+   * Zulip's ENABLE_GRAVATAR (env `ENABLE_GRAVATAR`, default off): avatars of users who uploaded
+   * none point at Gravatar. Off, Parley serves generated default avatars itself.
+   */
+  enableGravatar: boolean;
 }
 
 export interface S3Config {
@@ -135,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     invitationLinkValidityMinutes: intFromEnv("INVITATION_LINK_VALIDITY_MINUTES", env.INVITATION_LINK_VALIDITY_MINUTES, 14400),
     sessionCookieSecure: parseSessionCookieSecure(env.SESSION_COOKIE_SECURE),
     uploadQuotaMib: env.UPLOAD_QUOTA_MIB ? intFromEnv("UPLOAD_QUOTA_MIB", env.UPLOAD_QUOTA_MIB, 0) : null,
+    enableGravatar: (env.ENABLE_GRAVATAR || "false").toLowerCase() === "true",
   };
 }
 
