@@ -24,6 +24,8 @@ export interface RegisterInput {
   slimPresence: boolean;
   /** register's idle_queue_timeout in seconds (FL 481); the default 10 minutes when absent. */
   idleQueueTimeoutSeconds?: number;
+  /** register's presence_history_limit_days (FL 288). */
+  presenceHistoryDays?: number;
 }
 
 export const badEventQueueId = (queueId: string) =>
@@ -56,6 +58,7 @@ export async function doRegister(deps: AppDeps, realm: RealmRow, user: UserRow, 
       includeSubscribers: input.includeSubscribers,
       capabilities: input.capabilities,
       slimPresence: input.slimPresence,
+      presenceHistoryDays: input.presenceHistoryDays,
     },
     input.fetchEventTypes ?? input.eventTypes,
   );

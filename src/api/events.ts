@@ -47,6 +47,10 @@ export const register = endpoint({
     client_capabilities: p.json(parseClientCapabilities).default({}),
     narrow: p.json(v.listOf(narrowTerm)).default([]),
     idle_queue_timeout: p.json(idleQueueTimeout).optional(),
+    presence_history_limit_days: p.int().optional().check((days, name) => {
+      if (days !== undefined && days < 0) throw invalidParam(`${name} is too small`);
+      return days;
+    }),
   },
   async handler(ctx, params) {
     return doRegister(ctx.deps, ctx.realm, ctx.user, {
@@ -60,6 +64,7 @@ export const register = endpoint({
       slimPresence: params.slim_presence,
       capabilities: params.client_capabilities,
       idleQueueTimeoutSeconds: params.idle_queue_timeout,
+      presenceHistoryDays: params.presence_history_limit_days,
     });
   },
 });

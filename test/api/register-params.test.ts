@@ -73,6 +73,17 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual([...sub.subscribers].sort(), [t.users.hamlet.id, t.users.othello.id, t.users.iago.id].sort());
     });
 
+    it("limits presence to presence_history_limit_days, 14 days by default", async () => {
+      assert.equal((await t.as("othello").post("/users/me/presence", { status: "active" })).status, 200);
+      t.clock.seconds += 3 * 86400;
+      assert.equal((await t.as("iago").post("/users/me/presence", { status: "active" })).status, 200);
+      const seen = async (params: Record<string, unknown>) =>
+        Object.keys((await register({ fetch_event_types: ["presence"], slim_presence: true, ...params })).body.presences).map(Number).sort();
+      assert.deepEqual(await seen({}), [t.users.iago.id, t.users.othello.id].sort());
+      assert.deepEqual(await seen({ presence_history_limit_days: 1 }), [t.users.iago.id]);
+      assert.equal((await register({ presence_history_limit_days: -1 })).status, 400);
+    });
+
     it("sends one delete_message event per message to clients without bulk_message_deletion", async () => {
       const id = await sendToChannel(t, "hamlet", "Verona", "gone", "soon deleted");
       const bulk = await register({ event_types: ["delete_message"], client_capabilities: { bulk_message_deletion: true } });

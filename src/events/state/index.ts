@@ -35,6 +35,8 @@ export interface StateContext {
   includeSubscribers: boolean;
   capabilities: Record<string, boolean>;
   slimPresence: boolean;
+  /** register's presence_history_limit_days (FL 288); 14 days when absent. */
+  presenceHistoryDays?: number;
 }
 
 /** What one register loads once for several sections. */
@@ -60,7 +62,7 @@ async function recentConversations(c: StateContext) {
 /** Realm presence: keyed by user id (slim_presence) or, for old clients, by email. */
 async function presenceState(c: StateContext) {
   const now = c.deps.clock.now();
-  const rows = await c.deps.presence.realmPresence(c.realm.id, now);
+  const rows = await c.deps.presence.realmPresence(c.realm.id, now, c.presenceHistoryDays);
   const presences = c.slimPresence
     ? Object.fromEntries(rows.map((r) => [String(r.user_id), presentPresenceModern(r)]))
     : Object.fromEntries(
