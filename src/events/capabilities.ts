@@ -37,7 +37,7 @@ export const CLIENT_CAPABILITIES: Readonly<Record<string, ClientCapability>> = {
   },
   user_list_incomplete: {
     featureLevel: 232,
-    honouredBy: "accepted; every user is accessible in Parley (can_access_all_users_group is never narrowed), so the list is complete either way",
+    honouredBy: "accepted; Parley does not yet limit which users guests may see (can_access_all_users_group has no effect), so the list is always complete",
   },
   include_deactivated_groups: { featureLevel: 294, honouredBy: "deactivated groups and their events (events/state/people.ts, actions/user-groups.ts)" },
   archived_channels: { featureLevel: 315, honouredBy: "archived channels and their events (events/state/channels.ts, actions/archive-channel.ts)" },
