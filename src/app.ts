@@ -17,6 +17,7 @@ import { registerWebClient } from "./http/web-client.js";
 import { registerSessionRoutes } from "./http/session-routes.js";
 import { registerJoinRoutes } from "./invites/join-routes.js";
 import { registerEmojiImageRoutes } from "./realm-emoji/image-routes.js";
+import { registerAvatarRoutes } from "./http/avatar-routes.js";
 import { registerUploadRoutes } from "./http/upload-routes.js";
 
 /**
@@ -63,6 +64,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerSessionRoutes(app, deps);
   registerJoinRoutes(app, deps);
   registerEmojiImageRoutes(app, deps);
+  registerAvatarRoutes(app, deps);
   await registerWebClient(app, opts.webClientDir);
   return app;
 }

@@ -70,6 +70,11 @@ export interface Config {
    * receives mail for this server, and then channels' email addresses are "" as in Zulip.
    */
   emailGatewayPattern: string;
+  /**
+   * Zulip's ENABLE_GRAVATAR (env `ENABLE_GRAVATAR`, default off): avatars of users who uploaded
+   * none point at Gravatar. Off, Parley serves generated default avatars itself.
+   */
+  enableGravatar: boolean;
 }
 
 export interface S3Config {
@@ -183,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
     botStorageSizeLimit: intFromEnv("USER_STATE_SIZE_LIMIT", env.USER_STATE_SIZE_LIMIT, 10_000_000),
     emailGatewayPattern: parseEmailGatewayPattern(env.EMAIL_GATEWAY_PATTERN),
+    enableGravatar: (env.ENABLE_GRAVATAR || "false").toLowerCase() === "true",
   };
 }
 

@@ -4,7 +4,6 @@
  */
 import type { AppDeps } from "../deps.js";
 import { ApiError, mustBeAdmin, mustBeOwner } from "../errors.js";
-import { avatarUrl } from "../lib/present-user.js";
 import { mayChangeRole, roleChangeNeedsOwner } from "../policy/users.js";
 import { transaction, type Tx } from "../store/db.js";
 import type { RealmRow, UserRow } from "../store/types.js";
@@ -65,7 +64,7 @@ export async function updateBot(deps: AppDeps, realm: RealmRow, actor: UserRow, 
       ...(input.defaultAllPublicStreams !== undefined && { default_all_public_streams: input.defaultAllPublicStreams }),
     };
     const updated = { ...((await getUserById(tx, realm.id, bot.id)) as UserRow), ...defaults };
-    const presented = await presentBotWithChannels(tx, updated);
+    const presented = await presentBotWithChannels(tx, updated, deps.config.enableGravatar);
     if (Object.keys(defaults).length > 0) {
       await updateUser(tx, bot.id, defaults);
       for (const key of ["default_sending_stream", "default_events_register_stream", "default_all_public_streams"]) {
@@ -74,7 +73,7 @@ export async function updateBot(deps: AppDeps, realm: RealmRow, actor: UserRow, 
     }
     const out: Record<string, unknown> = {
       full_name: updated.full_name,
-      avatar_url: avatarUrl(updated, false, true),
+      avatar_url: presented.avatar_url,
       default_sending_stream: presented.default_sending_stream,
       default_events_register_stream: presented.default_events_register_stream,
       default_all_public_streams: updated.default_all_public_streams,

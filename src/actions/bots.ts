@@ -8,7 +8,6 @@ import { accessChannelByName } from "../access/channels.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { isValidEmail } from "../lib/email.js";
-import { avatarUrl } from "../lib/present-user.js";
 import { fakeEmailDomain } from "../policy/email-visibility.js";
 import { Membership } from "../policy/group-settings.js";
 import { BOT_TYPE, BOT_TYPES, ROLE, isRealmAdmin } from "../policy/roles.js";
@@ -80,11 +79,11 @@ export async function createBot(deps: AppDeps, realm: RealmRow, actor: UserRow, 
     });
     const bot = (await getUserById(tx, realm.id, created.userId)) as UserRow;
     await publishUserAdded(deps, tx, bot);
-    const presented = await presentBotWithChannels(tx, bot);
+    const presented = await presentBotWithChannels(tx, bot, deps.config.enableGravatar);
     return {
       user_id: bot.id,
       api_key: bot.api_key,
-      avatar_url: avatarUrl(bot, false, true),
+      avatar_url: presented.avatar_url,
       default_sending_stream: presented.default_sending_stream,
       default_events_register_stream: presented.default_events_register_stream,
       default_all_public_streams: bot.default_all_public_streams,
@@ -93,11 +92,11 @@ export async function createBot(deps: AppDeps, realm: RealmRow, actor: UserRow, 
 }
 
 /** GET /bots: the caller's active bots, with their API keys. */
-export async function listOwnBots(tx: Tx, actor: UserRow): Promise<Record<string, unknown>[]> {
+export async function listOwnBots(tx: Tx, actor: UserRow, gravatar: boolean): Promise<Record<string, unknown>[]> {
   checkMemberOrAdmin(actor);
   const out: Record<string, unknown>[] = [];
   for (const bot of await listBotsOwnedBy(tx, actor.id, { activeOnly: true })) {
-    const presented = await presentBotWithChannels(tx, bot);
+    const presented = await presentBotWithChannels(tx, bot, gravatar);
     out.push({
       username: bot.email,
       full_name: bot.full_name,

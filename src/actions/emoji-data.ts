@@ -9,14 +9,15 @@ import type { Tx } from "../store/db.js";
 import { getRealmEmojiById } from "../store/reactions.js";
 import { getRealmEmojiByNames } from "../store/render-refs.js";
 
+/**
+ * Zulip's reaction types (api/add-reaction, reaction_type). The server's own extra emoji
+ * (`:zulip:`) are `zulip_extra_emoji`: clients such as the mobile app refuse any other value.
+ */
 export const REACTION_TYPE = {
   UNICODE: "unicode_emoji",
   REALM: "realm_emoji",
-  EXTRA: "service_extra_emoji",
+  EXTRA: "zulip_extra_emoji",
 } as const;
-
-/** Zulip clients name the extra-emoji namespace after the product; both spellings mean the same. */
-const LEGACY_EXTRA_TYPE = "zulip_extra_emoji";
 
 /** Emoji that ship with the service itself; their emoji_code is their name. */
 const EXTRA_EMOJI: readonly string[] = ["zulip"];
@@ -24,11 +25,6 @@ const EXTRA_EMOJI: readonly string[] = ["zulip"];
 export interface EmojiData {
   emojiCode: string;
   reactionType: string;
-}
-
-/** A client's reaction_type as stored; unknown values are kept so validation can refuse them. */
-export function normalizeReactionType(reactionType: string): string {
-  return reactionType === LEGACY_EXTRA_TYPE ? REACTION_TYPE.EXTRA : reactionType;
 }
 
 /** The emoji a bare name means now; "Emoji 'x' does not exist" when none does. */

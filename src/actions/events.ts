@@ -7,6 +7,7 @@ import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { fetchInitialState } from "../events/state/index.js";
 import type { EventQueue, QueuedEvent } from "../events/queue.js";
+import { QUEUE_IDLE_TIMEOUT_SECONDS } from "../events/registry.js";
 import { readTx } from "../store/db.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../version.js";
@@ -21,6 +22,10 @@ export interface RegisterInput {
   includeSubscribers: boolean;
   capabilities: Record<string, boolean>;
   slimPresence: boolean;
+  /** register's idle_queue_timeout in seconds (FL 481); the default 10 minutes when absent. */
+  idleQueueTimeoutSeconds?: number;
+  /** register's presence_history_limit_days (FL 288). */
+  presenceHistoryDays?: number;
 }
 
 export const badEventQueueId = (queueId: string) =>
@@ -37,6 +42,7 @@ export async function doRegister(deps: AppDeps, realm: RealmRow, user: UserRow, 
     capabilities: input.capabilities,
     narrow: input.narrow.length ? input.narrow : null,
     now: deps.clock.now(),
+    idleTimeoutSeconds: input.idleQueueTimeoutSeconds,
   });
   // Events that arrive while the state is read stay queued after this id, so the client's first
   // poll returns them even when the state already reflects some of them (applying is idempotent).
@@ -52,6 +58,7 @@ export async function doRegister(deps: AppDeps, realm: RealmRow, user: UserRow, 
       includeSubscribers: input.includeSubscribers,
       capabilities: input.capabilities,
       slimPresence: input.slimPresence,
+      presenceHistoryDays: input.presenceHistoryDays,
     },
     input.fetchEventTypes ?? input.eventTypes,
   );
@@ -61,6 +68,8 @@ export async function doRegister(deps: AppDeps, realm: RealmRow, user: UserRow, 
     zulip_feature_level: ZULIP_FEATURE_LEVEL,
     zulip_version: ZULIP_VERSION,
     zulip_merge_base: ZULIP_MERGE_BASE,
+    // How long the queue lives without a poll (FL 481), so a client knows when to expect it gone.
+    idle_queue_timeout_secs: queue.idleTimeoutSeconds ?? QUEUE_IDLE_TIMEOUT_SECONDS,
     ...state,
   };
 }

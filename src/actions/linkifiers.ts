@@ -38,8 +38,9 @@ export async function listLinkifiersForApi(tx: Tx, realmId: number): Promise<Rec
   return (await getLinkifiers(tx, realmId)).map(presentLinkifier);
 }
 
+/** Only clients that read URL templates (linkifier_url_template, FL 176) hear of linkifiers. */
 async function publishLinkifiers(deps: AppDeps, tx: Tx, realmId: number): Promise<void> {
-  const event = { type: "realm_linkifiers", realm_linkifiers: await listLinkifiersForApi(tx, realmId) };
+  const event = { type: "realm_linkifiers", realm_linkifiers: await listLinkifiersForApi(tx, realmId), only_with: "linkifier_url_template" };
   publishOnCommit(tx, deps.events, event, await listActiveUserIds(tx, realmId));
 }
 

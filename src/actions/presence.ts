@@ -120,10 +120,13 @@ export class PresenceService {
     });
   }
 
-  /** Presence rows of the realm, after flushing pending pings. */
-  async realmPresence(realmId: number, now: number): Promise<PresenceRow[]> {
+  /**
+   * Presence rows of the realm active within the history limit (14 days, or as many days as the
+   * client asked for: register's presence_history_limit_days, FL 288), after flushing pending pings.
+   */
+  async realmPresence(realmId: number, now: number, historyDays?: number): Promise<PresenceRow[]> {
     await this.flush();
-    return getPresenceRows(readTx(this.store), realmId, now - PRESENCE_HISTORY_SECONDS);
+    return getPresenceRows(readTx(this.store), realmId, now - (historyDays === undefined ? PRESENCE_HISTORY_SECONDS : historyDays * 86400));
   }
 
   async userPresence(userId: number): Promise<PresenceRow | undefined> {

@@ -11,7 +11,7 @@ import { transaction, type Tx } from "../store/db.js";
 import { insertUserMessages } from "../store/messages.js";
 import { deleteReaction, findReaction, insertReaction, lockMessage, type ReactionKey } from "../store/reactions.js";
 import type { UserRow } from "../store/types.js";
-import { checkEmojiRequest, getEmojiData, normalizeReactionType } from "./emoji-data.js";
+import { checkEmojiRequest, getEmojiData } from "./emoji-data.js";
 import { messageEventRecipientIds } from "./message-audience.js";
 import { doFollowOnParticipation } from "./user-topics.js";
 
@@ -66,7 +66,7 @@ export async function checkAddReaction(deps: AppDeps, user: UserRow, messageId: 
   await transaction(deps.store, async (tx) => {
     const accessed = await accessMessageToReact(tx, user, messageId);
     let emojiCode = input.emojiCode;
-    let reactionType = input.reactionType === undefined ? undefined : normalizeReactionType(input.reactionType);
+    let reactionType = input.reactionType;
     if (emojiCode === undefined || reactionType === undefined) {
       // Simple clients send just a name; look up what it means now.
       const data = await getEmojiData(tx, user.realm_id, input.emojiName);
@@ -105,7 +105,7 @@ export async function checkRemoveReaction(deps: AppDeps, user: UserRow, messageI
       }
       emojiCode = (await getEmojiData(tx, user.realm_id, input.emojiName)).emojiCode;
     }
-    const key: ReactionKey = { messageId, emojiCode, reactionType: normalizeReactionType(input.reactionType) };
+    const key: ReactionKey = { messageId, emojiCode, reactionType: input.reactionType };
     const row = await findReaction(tx, key, user.id);
     if (!row) throw reactionMissing();
     await deleteReaction(tx, row.id);

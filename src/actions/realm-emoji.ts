@@ -3,20 +3,22 @@
  * deactivate-custom-emoji). Images are PNG, GIF, JPEG or WebP up to 5 MiB, recognised by their
  * bytes; they live in upload storage under `user_avatars/{realm_id}/emoji/images/{file}`, the path
  * of their URL (`source_url`). Deactivated emoji keep their image: old messages still show it.
- * Every change sends the whole list to everyone (realm_emoji update).
+ * Every change reaches everyone: as the whole list (realm_emoji update), or, for clients with the
+ * individual_emoji_changes capability (FL 491), as the one emoji added (add) or the one property
+ * changed (update_one).
  */
 import { Readable } from "node:stream";
 import type { AppDeps } from "../deps.js";
 import { ApiError, insufficientPermission } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
-import { realmEmojiState } from "../events/state/misc.js";
+import { presentRealmEmoji, realmEmojiState } from "../events/state/misc.js";
 import { unicodeEmojiByName } from "../lib/emoji.js";
 import { detectImageType } from "../lib/image-types.js";
 import { randomToken } from "../lib/secrets.js";
 import { Membership } from "../policy/group-settings.js";
 import { isRealmAdmin } from "../policy/roles.js";
 import { readTx, transaction, type Tx } from "../store/db.js";
-import { deactivateRealmEmoji, getActiveRealmEmojiByName, insertRealmEmoji } from "../store/realm-emoji.js";
+import { deactivateRealmEmoji, getActiveRealmEmojiByName, insertRealmEmoji, type RealmEmojiRow } from "../store/realm-emoji.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { listActiveUserIds } from "../store/users.js";
 import { uploadStorage } from "../uploads/storage.js";
@@ -52,9 +54,19 @@ export async function getRealmEmojiDict(deps: AppDeps, realm: RealmRow): Promise
   return (await realmEmojiState(readTx(deps.store), realm)).realm_emoji;
 }
 
-async function publishRealmEmoji(deps: AppDeps, tx: Tx, realm: RealmRow): Promise<void> {
+const INDIVIDUAL_EMOJI_CHANGES = "individual_emoji_changes";
+
+type EmojiChange = { op: "add"; emoji: RealmEmojiRow } | { op: "update_one"; emojiId: number; data: { deactivated: boolean } };
+
+async function publishRealmEmoji(deps: AppDeps, tx: Tx, realm: RealmRow, change: EmojiChange): Promise<void> {
+  const audience = await listActiveUserIds(tx, realm.id);
   const { realm_emoji } = await realmEmojiState(tx, realm);
-  publishOnCommit(tx, deps.events, { type: "realm_emoji", op: "update", realm_emoji }, await listActiveUserIds(tx, realm.id));
+  publishOnCommit(tx, deps.events, { type: "realm_emoji", op: "update", realm_emoji, only_without: INDIVIDUAL_EMOJI_CHANGES }, audience);
+  const event =
+    change.op === "add"
+      ? { type: "realm_emoji", op: "add", emoji: presentRealmEmoji(change.emoji) }
+      : { type: "realm_emoji", op: "update_one", emoji_id: String(change.emojiId), data: change.data };
+  publishOnCommit(tx, deps.events, { ...event, only_with: INDIVIDUAL_EMOJI_CHANGES }, audience);
 }
 
 /** Who may add this name: can_add_custom_emoji_group (never guests), a free name, admins for built-in names. */
@@ -106,8 +118,8 @@ export async function checkAddRealmEmoji(
     await transaction(deps.store, async (tx) => {
       // Checked again inside the transaction: another upload may have taken the name meanwhile.
       await checkMayAddEmoji(tx, realm, user, name);
-      await insertRealmEmoji(tx, { realm_id: realm.id, name, author_id: user.id, file_name: fileName });
-      await publishRealmEmoji(deps, tx, realm);
+      const emoji = await insertRealmEmoji(tx, { realm_id: realm.id, name, author_id: user.id, file_name: fileName });
+      await publishRealmEmoji(deps, tx, realm, { op: "add", emoji });
     });
   } catch (err) {
     await storage.delete(pathId);
@@ -122,6 +134,6 @@ export async function checkDeactivateRealmEmoji(deps: AppDeps, realm: RealmRow, 
     if (!emoji) throw new ApiError(`Emoji '${name}' does not exist`, "BAD_REQUEST", 404);
     if (!isRealmAdmin(user) && emoji.author_id !== user.id) throw new ApiError("Must be an organization administrator or emoji author");
     await deactivateRealmEmoji(tx, emoji.id);
-    await publishRealmEmoji(deps, tx, realm);
+    await publishRealmEmoji(deps, tx, realm, { op: "update_one", emojiId: emoji.id, data: { deactivated: true } });
   });
 }

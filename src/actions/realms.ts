@@ -10,6 +10,7 @@ import { addSubgroups, insertGroup, updateGroup } from "../store/groups.js";
 import { getRealmBySubdomain, insertRealm, insertRealmUserDefaults, updateRealm } from "../store/realms.js";
 import type { RealmRow, RealmUpdate } from "../store/types.js";
 import { getRealmById } from "../store/realms.js";
+import { REALM_GROUP_SETTING_DEFAULTS } from "../policy/realm-group-settings.js";
 import { ROLE } from "../policy/roles.js";
 import { checkCreateUser, type CreatedUser } from "./users.js";
 
@@ -25,34 +26,6 @@ const NESTED_SYSTEM_GROUPS = [
 ] as const;
 
 type SystemGroupName = (typeof NESTED_SYSTEM_GROUPS)[number] | "role:nobody";
-
-/** Zulip's defaults for the realm-level permission settings. */
-const REALM_GROUP_SETTING_DEFAULTS: Record<string, SystemGroupName> = {
-  can_access_all_users_group_id: "role:everyone",
-  can_add_custom_emoji_group_id: "role:members",
-  can_add_subscribers_group_id: "role:members",
-  can_create_bots_group_id: "role:members",
-  can_create_groups_id: "role:members",
-  can_create_private_channel_group_id: "role:members",
-  can_create_public_channel_group_id: "role:members",
-  can_create_web_public_channel_group_id: "role:owners",
-  can_create_write_only_bots_group_id: "role:members",
-  can_delete_any_message_group_id: "role:administrators",
-  can_delete_own_message_group_id: "role:everyone",
-  can_invite_users_group_id: "role:members",
-  can_manage_all_groups_id: "role:owners",
-  can_manage_billing_group_id: "role:administrators",
-  can_mention_many_users_group_id: "role:administrators",
-  can_move_messages_between_channels_group_id: "role:members",
-  can_move_messages_between_topics_group_id: "role:everyone",
-  can_resolve_topics_group_id: "role:everyone",
-  can_set_delete_message_policy_group_id: "role:moderators",
-  can_set_topics_policy_group_id: "role:moderators",
-  can_summarize_topics_group_id: "role:everyone",
-  create_multiuse_invite_group_id: "role:administrators",
-  direct_message_initiator_group_id: "role:everyone",
-  direct_message_permission_group_id: "role:everyone",
-};
 
 const SUBDOMAIN_PATTERN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)?$/;
 
@@ -105,7 +78,7 @@ export async function checkCreateRealm(
     const groups = await createSystemGroups(tx, realmId, now);
     const settings: RealmUpdate = {};
     for (const [column, group] of Object.entries(REALM_GROUP_SETTING_DEFAULTS)) {
-      (settings as Record<string, number>)[column] = groups[group];
+      (settings as Record<string, number>)[column] = groups[group as SystemGroupName];
     }
     await updateRealm(tx, realmId, settings);
     await insertRealmUserDefaults(tx, realmId, userDefaults);

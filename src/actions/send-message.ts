@@ -272,7 +272,7 @@ async function publishMessageEvents(
     realm,
     message,
     { sender, channel: delivery.channel, participants, linkifiers: await getLinkifiers(tx, realm.id) },
-    { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true },
+    { applyMarkdown: true, gravatar: deps.config.enableGravatar, clientGravatar: false, allowEmptyTopicName: true },
   );
   delete html.flags;
   for (const [flags, userIds] of groupBy(rows, (r) => r.flags, (r) => r.user_id)) {

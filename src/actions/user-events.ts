@@ -32,14 +32,14 @@ async function botAudience(tx: Tx, bot: UserRow): Promise<number[]> {
   return [...ids];
 }
 
-export async function presentBotWithChannels(tx: Tx, bot: UserRow): Promise<Record<string, unknown>> {
+export async function presentBotWithChannels(tx: Tx, bot: UserRow, gravatar: boolean): Promise<Record<string, unknown>> {
   const ids = [bot.default_sending_channel_id, bot.default_events_register_channel_id].filter((id): id is number => id !== null);
   const channels = await getChannelsByIds(tx, bot.realm_id, ids);
   const nameOf = (id: number | null) => channels.find((c) => c.id === id)?.name ?? null;
   return presentBot(bot, {
     defaultSendingStream: nameOf(bot.default_sending_channel_id),
     defaultEventsRegisterStream: nameOf(bot.default_events_register_channel_id),
-  });
+  }, gravatar);
 }
 
 /**
@@ -61,7 +61,7 @@ export async function publishUserAdded(deps: AppDeps, tx: Tx, user: UserRow): Pr
   const audience = await listActiveUsers(tx, user.realm_id);
   const { seeing, notSeeing } = splitByEmailAccess(user, audience);
   for (const [ids, viewerSeesEmail] of [[seeing, true], [notSeeing, false]] as const) {
-    const person = presentUser(user, { clientGravatar: false, viewerSeesEmail, profileData: {} });
+    const person = presentUser(user, { gravatar: deps.config.enableGravatar, clientGravatar: false, viewerSeesEmail, profileData: {} });
     publishOnCommit(tx, deps.events, { type: "realm_user", op: "add", person }, ids);
   }
   // Ownerless bots are Parley's per-realm system bots (Notification Bot): nobody administers them.
@@ -70,7 +70,7 @@ export async function publishUserAdded(deps: AppDeps, tx: Tx, user: UserRow): Pr
 }
 
 export async function publishBotAdded(deps: AppDeps, tx: Tx, bot: UserRow): Promise<void> {
-  publishOnCommit(tx, deps.events, { type: "realm_bot", op: "add", bot: await presentBotWithChannels(tx, bot) }, await botAudience(tx, bot));
+  publishOnCommit(tx, deps.events, { type: "realm_bot", op: "add", bot: await presentBotWithChannels(tx, bot, deps.config.enableGravatar) }, await botAudience(tx, bot));
 }
 
 /** realm_bot update with one changed property. */
@@ -127,7 +127,7 @@ export async function publishBotOwnerChange(deps: AppDeps, tx: Tx, bot: UserRow,
     publishOnCommit(tx, deps.events, { type: "realm_bot", op: "delete", bot: { user_id: bot.id } }, [bot.bot_owner_id]);
   }
   if (!admins.has(owner.id)) {
-    publishOnCommit(tx, deps.events, { type: "realm_bot", op: "add", bot: await presentBotWithChannels(tx, moved) }, [owner.id]);
+    publishOnCommit(tx, deps.events, { type: "realm_bot", op: "add", bot: await presentBotWithChannels(tx, moved, deps.config.enableGravatar) }, [owner.id]);
   }
   publishOnCommit(tx, deps.events, { type: "realm_bot", op: "update", bot: { user_id: bot.id, owner_id: owner.id } }, [...admins]);
 }
@@ -138,7 +138,7 @@ export async function publishBotAccessForRole(deps: AppDeps, tx: Tx, user: UserR
   if (isRealmAdmin(user) === becomesAdmin) return;
   const bots = (await listActiveUsers(tx, user.realm_id)).filter((u) => u.is_bot && u.bot_owner_id !== null && u.bot_owner_id !== user.id);
   for (const bot of bots) {
-    const event = becomesAdmin ? { type: "realm_bot", op: "add", bot: await presentBotWithChannels(tx, bot) } : { type: "realm_bot", op: "delete", bot: { user_id: bot.id } };
+    const event = becomesAdmin ? { type: "realm_bot", op: "add", bot: await presentBotWithChannels(tx, bot, deps.config.enableGravatar) } : { type: "realm_bot", op: "delete", bot: { user_id: bot.id } };
     publishOnCommit(tx, deps.events, event, [user.id]);
   }
 }

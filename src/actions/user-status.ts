@@ -13,7 +13,7 @@ import { transaction, type Tx } from "../store/db.js";
 import type { UserRow } from "../store/types.js";
 import { getUserStatus, saveUserStatus, type StatusChanges, type UserStatusRow } from "../store/user-status.js";
 import { listActiveUserIds, updateUser } from "../store/users.js";
-import { REACTION_TYPE, checkEmojiRequest, getEmojiData, normalizeReactionType } from "./emoji-data.js";
+import { REACTION_TYPE, checkEmojiRequest, getEmojiData } from "./emoji-data.js";
 import { checkHumanCaller } from "./caller-checks.js";
 
 export const MAX_STATUS_TEXT_LENGTH = 60;
@@ -36,7 +36,7 @@ async function checkStatusEmoji(tx: Tx, realmId: number, input: StatusInput): Pr
   }
   if (input.emojiName === "") return { emoji_name: "", emoji_code: "", reaction_type: REACTION_TYPE.UNICODE };
   let emojiCode = input.emojiCode;
-  let reactionType = input.reactionType === undefined ? undefined : normalizeReactionType(input.reactionType);
+  let reactionType = input.reactionType;
   if (emojiCode === undefined || reactionType === undefined) {
     const data = await getEmojiData(tx, realmId, input.emojiName);
     emojiCode = data.emojiCode;

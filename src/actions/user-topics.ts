@@ -76,14 +76,22 @@ export async function doSetUserTopicVisibility(
   }
   // The legacy muted_topics event (whole list of [channel name, topic, time]) still goes out for
   // clients that predate user_topic, as Zulip does.
-  const muted = await getUserTopicsWithPolicy(tx, user.id, VISIBILITY_POLICY.MUTED);
-  publishOnCommit(tx, deps.events, { type: "muted_topics", muted_topics: muted.map((m) => [m.channel_name, m.topic_name, Number(m.last_updated)]) }, [user.id]);
+  publishOnCommit(tx, deps.events, { type: "muted_topics", muted_topics: await getMutedTopicsList(tx, user.id) }, [user.id]);
   publishOnCommit(
     tx,
     deps.events,
     { type: "user_topic", stream_id: channel.id, topic_name: topic, last_updated: now, visibility_policy: visibilityPolicy },
     [user.id],
   );
+}
+
+/**
+ * The legacy muted_topics list (register and events; FL 1 added the time): [channel name, topic,
+ * when muted] for each muted topic of an active channel, replaced by user_topic at FL 134.
+ */
+export async function getMutedTopicsList(tx: Tx, userId: number): Promise<Array<[string, string, number]>> {
+  const muted = await getUserTopicsWithPolicy(tx, userId, VISIBILITY_POLICY.MUTED);
+  return muted.map((m) => [m.channel_name, m.topic_name, Number(m.last_updated)]);
 }
 
 /** The automatically_*_topics_policy value that acts whenever the user takes part in a topic. */

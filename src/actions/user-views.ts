@@ -10,6 +10,8 @@ import { getProfileDataForUsers } from "../store/profile-fields.js";
 import type { UserRow } from "../store/types.js";
 
 export interface UserViewOptions {
+  /** Zulip's ENABLE_GRAVATAR (config.enableGravatar). */
+  gravatar: boolean;
   clientGravatar: boolean;
   includeCustomProfileFields: boolean;
 }
@@ -23,6 +25,7 @@ export async function presentUsersFor(
   const profiles = opts.includeCustomProfileFields ? await getProfileDataForUsers(tx, users.map((u) => u.id)) : undefined;
   return users.map((user) =>
     presentUser(user, {
+      gravatar: opts.gravatar,
       clientGravatar: opts.clientGravatar,
       viewerSeesEmail: canSeeDeliveryEmail(viewer, user),
       profileData: profiles?.get(user.id),

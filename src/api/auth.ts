@@ -23,7 +23,7 @@ export const jwtFetchApiKey = endpoint({
   async handler(ctx, { token, include_profile }) {
     const user = await checkJwtFetchApiKey(ctx.deps, ctx.realm, token);
     const result: Record<string, unknown> = { api_key: user.api_key, email: user.email };
-    if (include_profile) result.user = presentUser(user, { clientGravatar: false, viewerSeesEmail: true });
+    if (include_profile) result.user = presentUser(user, { gravatar: ctx.deps.config.enableGravatar, clientGravatar: false, viewerSeesEmail: true });
     return result;
   },
 });

@@ -43,7 +43,7 @@ export const getBots = endpoint({
   auth: "user",
   params: {},
   async handler(ctx) {
-    return { bots: await listOwnBots(readTx(ctx.deps.store), ctx.user) };
+    return { bots: await listOwnBots(readTx(ctx.deps.store), ctx.user, ctx.deps.config.enableGravatar) };
   },
 });
 

@@ -21,6 +21,17 @@ export function jsonOrString(raw: string): unknown {
   }
 }
 
+/**
+ * include_subscribers of register and GET /users/me/subscriptions: true, false, or "partial"
+ * (FL 412), which lets the server leave out the subscribers of large channels. Parley lists them
+ * all, which "partial" allows, so anything but false asks for them.
+ */
+export const includeSubscribersParam = () =>
+  p.str().default("false").check((raw, name) => {
+    if (!["true", "false", "partial", '"partial"'].includes(raw)) throw invalidParam(`${name} is not a boolean`);
+    return raw;
+  });
+
 export const retentionParam = () =>
   p.str().optional().check((raw, name): string | undefined => {
     if (raw === undefined) return undefined;

@@ -3,7 +3,10 @@ import { accessQueue, doGetEvents, doRegister } from "../actions/events.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import { invalidParam } from "../errors.js";
+import { includeSubscribersParam } from "./channel-params.js";
 import * as v from "../lib/validate.js";
+import { parseClientCapabilities } from "../events/capabilities.js";
+import { MAX_QUEUE_IDLE_TIMEOUT_SECONDS, MOBILE_QUEUE_IDLE_TIMEOUT_SECONDS } from "../events/registry.js";
 
 const narrowTerm = v.oneOf<{ operator: string; operand: string | number | number[] }>(
   (value, name) => {
@@ -18,6 +21,17 @@ const narrowTerm = v.oneOf<{ operator: string; operand: string | number | number
   }),
 );
 
+/**
+ * idle_queue_timeout (FL 481): seconds without a poll before the queue is collected, or "mobile"
+ * for Zulip's mobile default of 12 hours; never more than 7 days. Sent as JSON (`600`, `"mobile"`).
+ */
+const idleQueueTimeout: v.Validator<number> = (value, name) => {
+  if (value === "mobile") return MOBILE_QUEUE_IDLE_TIMEOUT_SECONDS;
+  const seconds = v.int(value, name);
+  if (seconds <= 0) throw invalidParam(`Invalid ${name}`);
+  return Math.min(seconds, MAX_QUEUE_IDLE_TIMEOUT_SECONDS);
+};
+
 export const register = endpoint({
   method: "POST",
   path: "/register",
@@ -25,25 +39,18 @@ export const register = endpoint({
   params: {
     apply_markdown: p.bool().default(false),
     client_gravatar: p.bool().default(true),
-    include_subscribers: p.bool().default(false),
+    include_subscribers: includeSubscribersParam(),
     slim_presence: p.bool().default(false),
     event_types: p.json(v.nullable(v.listOf(v.str))).optional(),
     fetch_event_types: p.json(v.nullable(v.listOf(v.str))).optional(),
     all_public_streams: p.bool().default(false),
-    client_capabilities: p.json(v.object({
-      notification_settings_null: v.optionalField(v.bool),
-      bulk_message_deletion: v.optionalField(v.bool),
-      user_avatar_url_field_optional: v.optionalField(v.bool),
-      stream_typing_notifications: v.optionalField(v.bool),
-      user_settings_object: v.optionalField(v.bool),
-      linkifier_url_template: v.optionalField(v.bool),
-      user_list_incomplete: v.optionalField(v.bool),
-      include_deactivated_groups: v.optionalField(v.bool),
-      archived_channels: v.optionalField(v.bool),
-      empty_topic_name: v.optionalField(v.bool),
-      simplified_presence_events: v.optionalField(v.bool),
-    })).optional(),
+    client_capabilities: p.json(parseClientCapabilities).default({}),
     narrow: p.json(v.listOf(narrowTerm)).default([]),
+    idle_queue_timeout: p.json(idleQueueTimeout).optional(),
+    presence_history_limit_days: p.int().optional().check((days, name) => {
+      if (days !== undefined && days < 0) throw invalidParam(`${name} is too small`);
+      return days;
+    }),
   },
   async handler(ctx, params) {
     return doRegister(ctx.deps, ctx.realm, ctx.user, {
@@ -53,9 +60,11 @@ export const register = endpoint({
       allPublicStreams: params.all_public_streams,
       applyMarkdown: params.apply_markdown,
       clientGravatar: params.client_gravatar,
-      includeSubscribers: params.include_subscribers,
+      includeSubscribers: params.include_subscribers !== "false",
       slimPresence: params.slim_presence,
-      capabilities: Object.fromEntries(Object.entries(params.client_capabilities ?? {}).filter(([, on]) => on === true)) as Record<string, boolean>,
+      capabilities: params.client_capabilities,
+      idleQueueTimeoutSeconds: params.idle_queue_timeout,
+      presenceHistoryDays: params.presence_history_limit_days,
     });
   },
 });

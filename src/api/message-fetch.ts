@@ -47,6 +47,7 @@ export const getMessagesEndpoint = endpoint({
       messageIds: params.message_ids,
       useFirstUnreadAnchor: params.use_first_unread_anchor,
       applyMarkdown: params.apply_markdown,
+      gravatar: ctx.deps.config.enableGravatar,
       clientGravatar: params.client_gravatar,
       allowEmptyTopicName: params.allow_empty_topic_name,
     });

@@ -51,7 +51,7 @@ export const getMessage = endpoint({
       ctx.realm,
       [message],
       flags === null ? new Map() : new Map([[message.id, flags]]),
-      { applyMarkdown: params.apply_markdown, clientGravatar: false, allowEmptyTopicName: params.allow_empty_topic_name },
+      { applyMarkdown: params.apply_markdown, gravatar: ctx.deps.config.enableGravatar, clientGravatar: false, allowEmptyTopicName: params.allow_empty_topic_name },
     );
     return { raw_content: message.content, message: presented };
   },

@@ -1,5 +1,6 @@
 /** Server-level, unauthenticated information: `GET /server_settings` (readiness probe too). */
 import { endpoint } from "../http/endpoint.js";
+import { realmIconUrl } from "../lib/avatar-urls.js";
 import { realmUrl } from "../lib/realm-url.js";
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../version.js";
 
@@ -42,7 +43,7 @@ export const getServerSettings = endpoint({
         realm_uri: url,
         realm_url: url,
         realm_name: realm.name,
-        realm_icon: `${url}/static/images/logo/zulip-icon-square.svg`,
+        realm_icon: realmIconUrl(realm, ctx.deps.config.enableGravatar),
         realm_description: realm.description,
         realm_web_public_access_enabled: realm.enable_spectator_access,
       });

@@ -12,7 +12,7 @@ import { p } from "../http/params.js";
 import * as v from "../lib/validate.js";
 import { isHexColor } from "../policy/channel-settings.js";
 import { readTx, transaction } from "../store/db.js";
-import { newChannelParams, newChannelSettings } from "./channel-params.js";
+import { includeSubscribersParam, newChannelParams, newChannelSettings } from "./channel-params.js";
 
 const entry = v.object({
   name: v.field(v.str),
@@ -34,11 +34,7 @@ export const getSubscriptions = endpoint({
   path: "/users/me/subscriptions",
   auth: "user",
   params: {
-    // true, false, or "partial" (FL 412: lists may be partial; Parley always sends them whole).
-    include_subscribers: p.str().default("false").check((raw, name) => {
-      if (!["true", "false", "partial", '"partial"'].includes(raw)) throw invalidParam(`${name} is not a boolean`);
-      return raw;
-    }),
+    include_subscribers: includeSubscribersParam(),
   },
   async handler(ctx, { include_subscribers }) {
     return { subscriptions: await listSubscriptionObjects(readTx(ctx.deps.store), ctx.user, include_subscribers !== "false") };

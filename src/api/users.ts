@@ -25,7 +25,7 @@ export const getOwnUser = endpoint({
   async handler(ctx) {
     const { user } = ctx;
     const tx = readTx(ctx.deps.store);
-    const presented = presentUser(user, { clientGravatar: false, viewerSeesEmail: true });
+    const presented = presentUser(user, { gravatar: ctx.deps.config.enableGravatar, clientGravatar: false, viewerSeesEmail: true });
     delete presented.bot_type;
     delete presented.bot_owner_id;
     delete presented.is_imported_stub;
@@ -62,6 +62,7 @@ export const getUsers = endpoint({
   async handler(ctx, params) {
     const tx = readTx(ctx.deps.store);
     const members = await presentUsersFor(tx, ctx.user, await listUsers(tx, ctx.realm.id), {
+      gravatar: ctx.deps.config.enableGravatar,
       clientGravatar: params.client_gravatar,
       includeCustomProfileFields: params.include_custom_profile_fields,
     });
@@ -79,6 +80,7 @@ export const getUser = endpoint({
     const tx = readTx(ctx.deps.store);
     const target = await accessUserByIdOrEmail(tx, ctx.user, params.user_id, { forAdmin: false, allowBots: true, allowDeactivated: true });
     const [user] = await presentUsersFor(tx, ctx.user, [target], {
+      gravatar: ctx.deps.config.enableGravatar,
       clientGravatar: params.client_gravatar,
       includeCustomProfileFields: params.include_custom_profile_fields,
     });

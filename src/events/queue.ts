@@ -19,6 +19,8 @@ export interface QueueOptions {
   /** Message-event filter from register's narrow (channel/topic/dm terms); null = all. */
   narrow: Array<{ operator: string; operand: string | number | number[] }> | null;
   now: number;
+  /** Seconds without a poll before the queue is collected (register's idle_queue_timeout, FL 481). */
+  idleTimeoutSeconds?: number;
 }
 
 export type QueuedEvent = ChatEvent & { id: number };
@@ -119,15 +121,29 @@ export class EventQueue {
     return this.opts.capabilities.empty_topic_name ? out : withTopicDisplayNames(out);
   }
 
+  /** Seconds without a poll after which the registry may collect this queue. */
+  get idleTimeoutSeconds(): number | undefined {
+    return this.opts.idleTimeoutSeconds;
+  }
+
   push(event: ChatEvent): void {
     if (!this.wants(event)) return;
-    const queued = { ...this.shape(event), id: this.nextId++ } as QueuedEvent;
-    this.events.push(queued);
+    for (const shaped of this.perClient(this.shape(event))) this.events.push({ ...shaped, id: this.nextId++ } as QueuedEvent);
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = null;
       w.resolve(this.events.slice());
     }
+  }
+
+  /**
+   * One event, or the several a client without bulk_message_deletion (FL 13) expects: Zulip sends
+   * it one delete_message event per message, with a singleton message_id.
+   */
+  private perClient(event: ChatEvent): ChatEvent[] {
+    if (event.type !== "delete_message" || this.opts.capabilities.bulk_message_deletion || !Array.isArray(event.message_ids)) return [event];
+    const { message_ids: ids, ...rest } = event;
+    return (ids as number[]).map((messageId) => ({ ...rest, message_id: messageId }));
   }
 
   /** Drops events the client acknowledged (ids ≤ lastEventId). */

@@ -1,6 +1,7 @@
 /**
  * The event queues held by this process: creation, lookup by id and by user, delivery of published
- * events, idle garbage collection (10 minutes without a poll: zulip-facts section f), and saving /
+ * events, idle garbage collection (10 minutes without a poll by default, zulip-facts section f;
+ * longer when register's idle_queue_timeout asked for it), and saving /
  * restoring across a graceful restart.
  */
 import { randomBytes } from "node:crypto";
@@ -10,6 +11,9 @@ import type { ChatEvent } from "./bus.js";
 import { EventQueue, type QueueOptions } from "./queue.js";
 
 export const QUEUE_IDLE_TIMEOUT_SECONDS = 600;
+/** register's idle_queue_timeout (FL 481): "mobile" asks for 12 hours; no request exceeds 7 days (Zulip's limits). */
+export const MOBILE_QUEUE_IDLE_TIMEOUT_SECONDS = 12 * 60 * 60;
+export const MAX_QUEUE_IDLE_TIMEOUT_SECONDS = 7 * 24 * 60 * 60;
 
 export class QueueRegistry {
   private readonly queues = new Map<string, EventQueue>();
@@ -70,11 +74,11 @@ export class QueueRegistry {
     }
   }
 
-  /** Removes queues idle for longer than the timeout (a parked poll keeps a queue alive). */
+  /** Removes queues idle for longer than their timeout (a parked poll keeps a queue alive). */
   collectIdle(now: number): string[] {
     const removed: string[] = [];
     for (const queue of [...this.queues.values()]) {
-      if (!queue.hasWaiter && now - queue.lastAccess > QUEUE_IDLE_TIMEOUT_SECONDS) {
+      if (!queue.hasWaiter && now - queue.lastAccess > (queue.idleTimeoutSeconds ?? QUEUE_IDLE_TIMEOUT_SECONDS)) {
         this.delete(queue.id);
         removed.push(queue.id);
       }

@@ -67,6 +67,7 @@ const ZULIP_NAMES: Record<string, string[]> = {
 
 let byName: Map<string, UnicodeEmoji> | undefined;
 let byCode: Map<string, UnicodeEmoji> | undefined;
+let namesByCode: Map<string, readonly string[]> | undefined;
 
 /** "1F441-FE0F-200D-1F5E8-FE0F" -> "1f441-200d-1f5e8" */
 function toZulipCode(unified: string): string {
@@ -87,13 +88,15 @@ function buildTables(): void {
   const entries = require("emoji-datasource/emoji.json") as DatasourceEntry[];
   const names = new Map<string, UnicodeEmoji>();
   const codes = new Map<string, UnicodeEmoji>();
+  const allNames = new Map<string, readonly string[]>();
   const claimed = new Set(Object.values(ZULIP_NAMES).flat());
 
   const add = (code: string, emojiNames: string[]): void => {
-    const usable = emojiNames.filter((n) => n !== "" && !names.has(n));
+    const usable = [...new Set(emojiNames.filter((n) => n !== "" && !names.has(n)))];
     if (usable.length === 0) return;
     const canonical: UnicodeEmoji = { name: usable[0], code };
     codes.set(code, canonical);
+    allNames.set(code, usable);
     for (const n of usable) names.set(n, { name: n, code });
   };
 
@@ -111,6 +114,13 @@ function buildTables(): void {
   }
   byName = names;
   byCode = codes;
+  namesByCode = allNames;
+}
+
+/** Every Unicode emoji code with all its names, the canonical one first (server_emoji_data_url). */
+export function unicodeEmojiNamesByCode(): ReadonlyMap<string, readonly string[]> {
+  if (!namesByCode) buildTables();
+  return namesByCode!;
 }
 
 /** Looks up a name or alias (`smile`, `+1`); returns the entry under that name. */

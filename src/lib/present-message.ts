@@ -1,6 +1,6 @@
 /** The message object of spec section 2, built from loaded rows (pure). */
 import { flagNames } from "./flags.js";
-import { avatarUrl } from "./present-user.js";
+import { avatarUrl } from "./avatar-urls.js";
 import { displayTopic } from "./topics.js";
 import type { MessageRow, UserRow } from "../store/types.js";
 
@@ -41,6 +41,8 @@ export interface MessageExtras {
 
 export interface PresentMessageOptions {
   applyMarkdown: boolean;
+  /** Zulip's ENABLE_GRAVATAR (config.enableGravatar). */
+  gravatar: boolean;
   clientGravatar: boolean;
   allowEmptyTopicName: boolean;
   /** Whether the viewer may see the sender's real email. */
@@ -72,7 +74,7 @@ export function presentMessage(m: MessageRow, x: MessageExtras, opts: PresentMes
     content: opts.applyMarkdown ? m.rendered_content : m.content,
     content_type: opts.applyMarkdown ? "text/html" : "text/x-markdown",
     client: m.sending_client,
-    avatar_url: avatarUrl(x.sender, opts.clientGravatar, opts.viewerSeesSenderEmail),
+    avatar_url: avatarUrl(x.sender, { gravatar: opts.gravatar, clientGravatar: opts.clientGravatar, viewerSeesEmail: opts.viewerSeesSenderEmail }),
     display_recipient: x.displayRecipient,
     is_me_message: m.is_me_message,
     reactions: x.reactions,

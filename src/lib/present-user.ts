@@ -1,44 +1,22 @@
 /** The user object of spec section 2, built from a row for a given viewer. */
-import { createHash } from "node:crypto";
 import { ROLE } from "../policy/roles.js";
 import type { UserRow } from "../store/types.js";
+import { avatarUrl, fullAvatarUrl, type AvatarView } from "./avatar-urls.js";
 
 /** Zulip's timestamp text: ISO 8601 with an explicit +00:00 offset. */
 export function isoTimestamp(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace("Z", "+00:00");
 }
 
-export function gravatarUrl(email: string, version: number): string {
-  const hash = createHash("md5").update(email.trim().toLowerCase()).digest("hex");
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
-}
-
-/**
- * avatar_url: null when the client computes gravatars itself (client_gravatar) and may see the
- * real email, for a user who never uploaded an avatar (spec section 2).
- */
-export function avatarUrl(
-  user: Pick<UserRow, "id" | "realm_id" | "avatar_source" | "avatar_version" | "delivery_email">,
-  clientGravatar: boolean,
-  viewerSeesEmail: boolean,
-): string | null {
-  if (user.avatar_source === "G") {
-    return clientGravatar && viewerSeesEmail ? null : gravatarUrl(user.delivery_email, user.avatar_version);
-  }
-  return `/user_avatars/${user.realm_id}/${user.id}.png?version=${user.avatar_version}`;
-}
-
-export interface PresentUserOptions {
-  clientGravatar: boolean;
-  /** Whether the viewer may see this user's real email (policy/email-visibility). */
-  viewerSeesEmail: boolean;
+/** viewerSeesEmail: whether the viewer may see this user's real email (policy/email-visibility). */
+export interface PresentUserOptions extends AvatarView {
   /** Custom profile field values, when the caller asked for them; never shown for bots. */
   profileData?: Record<string, { value: string; rendered_value?: string }>;
 }
 
 /** The columns a user object is built from (store/users.ts reads just these for whole-realm lists). */
 export const PRESENTED_USER_COLUMNS = [
-  "id", "realm_id", "email", "delivery_email", "full_name", "date_joined", "is_active", "role", "is_billing_admin",
+  "id", "realm_id", "email", "delivery_email", "full_name", "date_joined", "is_active", "role",
   "is_bot", "bot_type", "bot_owner_id", "timezone", "avatar_source", "avatar_version", "is_imported_stub", "is_deleted",
 ] as const;
 
@@ -56,13 +34,12 @@ export function presentUser(user: PresentableUser, opts: PresentUserOptions): Re
     is_owner: user.role === ROLE.OWNER,
     is_admin: user.role <= ROLE.ADMINISTRATOR,
     is_guest: user.role === ROLE.GUEST,
-    is_billing_admin: user.is_billing_admin,
     is_bot: user.is_bot,
     bot_type: user.bot_type,
     bot_owner_id: user.bot_owner_id,
     role: user.role,
     timezone: user.timezone,
-    avatar_url: avatarUrl(user, opts.clientGravatar, opts.viewerSeesEmail),
+    avatar_url: avatarUrl(user, opts),
     avatar_version: user.avatar_version,
     is_imported_stub: user.is_imported_stub,
   };
@@ -78,7 +55,7 @@ export interface BotChannelNames {
 }
 
 /** The bot object of realm_bot events and register's realm_bots (Zulip's Bot schema). */
-export function presentBot(bot: UserRow, channels: BotChannelNames): Record<string, unknown> {
+export function presentBot(bot: UserRow, channels: BotChannelNames, gravatar: boolean): Record<string, unknown> {
   return {
     user_id: bot.id,
     full_name: bot.full_name,
@@ -86,7 +63,7 @@ export function presentBot(bot: UserRow, channels: BotChannelNames): Record<stri
     default_sending_stream: channels.defaultSendingStream,
     default_events_register_stream: channels.defaultEventsRegisterStream,
     default_all_public_streams: bot.default_all_public_streams,
-    avatar_url: avatarUrl(bot, false, true),
+    avatar_url: fullAvatarUrl(bot, gravatar),
     owner_id: bot.bot_owner_id,
     services: [],
     email: bot.email,

@@ -23,10 +23,13 @@ export const MAX_SUMMARY_FIELDS = 2;
 const MAX_SHORT_VALUE = 50;
 const MAX_LONG_VALUE = 500;
 
-/** External-account subtypes with a fixed label (Zulip's DEFAULT_EXTERNAL_ACCOUNTS). */
-export const DEFAULT_EXTERNAL_ACCOUNTS: Record<string, { name: string; hint: string; urlPattern: string }> = {
-  github: { name: "GitHub username", hint: "", urlPattern: "https://github.com/%(username)s" },
-  twitter: { name: "Twitter username", hint: "", urlPattern: "https://twitter.com/%(username)s" },
+/**
+ * External-account subtypes with a fixed label (Zulip's DEFAULT_EXTERNAL_ACCOUNTS; register's
+ * realm_default_external_accounts): the field's name, the site's name (text), hint and URL pattern.
+ */
+export const DEFAULT_EXTERNAL_ACCOUNTS: Record<string, { name: string; text: string; hint: string; urlPattern: string }> = {
+  github: { name: "GitHub username", text: "GitHub", hint: "", urlPattern: "https://github.com/%(username)s" },
+  twitter: { name: "Twitter username", text: "Twitter", hint: "", urlPattern: "https://twitter.com/%(username)s" },
 };
 
 export type FieldData = Record<string, unknown>;

@@ -57,3 +57,31 @@ const ENTRIES: readonly Entry[] = [
 ];
 
 export const REALM_GROUP_SETTINGS: readonly RealmGroupSetting[] = ENTRIES.map((e) => ({ ...e, column: `${e.name}_id`, ownerOnly: e.ownerOnly ?? false }));
+
+/** Zulip's defaults for the realm-level permission settings. */
+export const REALM_GROUP_SETTING_DEFAULTS: Readonly<Record<string, string>> = {
+  can_access_all_users_group_id: "role:everyone",
+  can_add_custom_emoji_group_id: "role:members",
+  can_add_subscribers_group_id: "role:members",
+  can_create_bots_group_id: "role:members",
+  can_create_groups_id: "role:members",
+  can_create_private_channel_group_id: "role:members",
+  can_create_public_channel_group_id: "role:members",
+  can_create_web_public_channel_group_id: "role:owners",
+  can_create_write_only_bots_group_id: "role:members",
+  can_delete_any_message_group_id: "role:administrators",
+  can_delete_own_message_group_id: "role:everyone",
+  can_invite_users_group_id: "role:members",
+  can_manage_all_groups_id: "role:owners",
+  can_manage_billing_group_id: "role:administrators",
+  can_mention_many_users_group_id: "role:administrators",
+  can_move_messages_between_channels_group_id: "role:members",
+  can_move_messages_between_topics_group_id: "role:everyone",
+  can_resolve_topics_group_id: "role:everyone",
+  can_set_delete_message_policy_group_id: "role:moderators",
+  can_set_topics_policy_group_id: "role:moderators",
+  can_summarize_topics_group_id: "role:everyone",
+  create_multiuse_invite_group_id: "role:administrators",
+  direct_message_initiator_group_id: "role:everyone",
+  direct_message_permission_group_id: "role:everyone",
+};

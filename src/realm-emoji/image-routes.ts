@@ -1,20 +1,32 @@
 /**
- * Custom emoji images at the site root, `GET /user_avatars/{realm_id}/emoji/images/{file_name}`
- * (the `source_url` of realm_emoji), served to anyone as Zulip serves avatars and emoji: browsers
- * load them in <img> tags without credentials. Only files a realm_emoji row names are served, with
- * the type their (checked) format gave them; a file name is random and never reused, so the bytes
- * may be cached for good.
+ * Emoji files at the site root, served to anyone as Zulip serves avatars and emoji (browsers load
+ * them in <img> tags, and the mobile app fetches the emoji data, without credentials):
+ * - custom emoji images, `GET /user_avatars/{realm_id}/emoji/images/{file_name}` (the `source_url`
+ *   of realm_emoji). Only files a realm_emoji row names are served, with the type their (checked)
+ *   format gave them; a file name is random and never reused, so the bytes may be cached for good;
+ * - the Unicode emoji data of register's server_emoji_data_url (lib/server-emoji-data.ts), at
+ *   `GET /static/generated/emoji/emoji_api.{hash}.json`, cached for good, and under the unhashed
+ *   name `emoji_api.json` for anyone who wants the current one.
  */
 import type { FastifyInstance } from "fastify";
 import { fileNotFound } from "../access/attachments.js";
 import { emojiPathId } from "../actions/realm-emoji.js";
 import type { AppDeps } from "../deps.js";
+import { sendCachedBody } from "../http/cached-body.js";
+import { EMOJI_DATA_DIR, serverEmojiData, serverEmojiDataFileName } from "../lib/server-emoji-data.js";
 import { contentTypeOfExtension } from "../lib/image-types.js";
 import { readTx } from "../store/db.js";
 import { getRealmEmojiByFileName } from "../store/realm-emoji.js";
 import { uploadStorage } from "../uploads/storage.js";
 
 export function registerEmojiImageRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.get<{ Params: { file_name: string } }>(`${EMOJI_DATA_DIR}/:file_name`, async (request, reply) => {
+    const hashed = request.params.file_name === serverEmojiDataFileName();
+    if (!hashed && request.params.file_name !== "emoji_api.json") throw fileNotFound();
+    const data = serverEmojiData();
+    return sendCachedBody(request, reply, { body: data.body, contentType: "application/json", etag: `"${data.hash}"`, immutable: hashed });
+  });
+
   app.get<{ Params: { realm_id: string; file_name: string } }>("/user_avatars/:realm_id/emoji/images/:file_name", async (request, reply) => {
     const { realm_id, file_name } = request.params;
     const contentType = contentTypeOfExtension(file_name);

@@ -12,6 +12,7 @@ import { deployment } from "./migrations/0007_deployment.js";
 import { realmVersions } from "./migrations/0008_realm_versions.js";
 import { canCreateUsers } from "./migrations/0009_can_create_users.js";
 import { clientEndpoints } from "./migrations/0010_client_endpoints.js";
+import { zulipExtraEmoji } from "./migrations/0011_zulip_extra_emoji.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0008_realm_versions": realmVersions,
   "0009_can_create_users": canCreateUsers,
   "0010_client_endpoints": clientEndpoints,
+  "0011_zulip_extra_emoji": zulipExtraEmoji,
 };
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */

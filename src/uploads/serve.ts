@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { fileNotFound } from "../access/attachments.js";
+import { noneMatch } from "../http/cached-body.js";
 import type { AttachmentRow } from "../store/attachments.js";
 import { isInlineType, OCTET_STREAM } from "./content-types.js";
 import { encodeSegment } from "./names.js";
@@ -27,13 +28,6 @@ export function etagFor(attachment: Pick<AttachmentRow, "path_id" | "size">): st
 export function contentDisposition(kind: "inline" | "attachment", fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, "_");
   return `${kind}; filename="${fallback}"; filename*=UTF-8''${encodeSegment(fileName)}`;
-}
-
-/** Whether an If-None-Match list names this ETag (weak comparison, RFC 9110 section 13.1.2). */
-function noneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === "*") return true;
-  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
 /**

@@ -64,7 +64,7 @@ for (const kind of STORE_KINDS) {
       const cases: Array<[Record<string, unknown>, { emoji_name: string; emoji_code: string; reaction_type: string }]> = [
         [{ emoji_name: "hamburger", emoji_code: "1f354", reaction_type: "unicode_emoji" }, { emoji_name: "hamburger", emoji_code: "1f354", reaction_type: "unicode_emoji" }],
         [{ emoji_name: "green_tick" }, { emoji_name: "green_tick", emoji_code: String(greenTick), reaction_type: "realm_emoji" }],
-        [{ emoji_name: "zulip" }, { emoji_name: "zulip", emoji_code: "zulip", reaction_type: "service_extra_emoji" }],
+        [{ emoji_name: "zulip" }, { emoji_name: "zulip", emoji_code: "zulip", reaction_type: "zulip_extra_emoji" }],
       ];
       for (const [params] of cases) {
         const res = await react("hamlet", id, params);
@@ -72,10 +72,10 @@ for (const kind of STORE_KINDS) {
       }
       const got = await reactionsOf(id);
       assert.deepEqual(got, cases.map(([, r]) => ({ ...r, user_id: t.users.hamlet.id })));
-      // Zulip clients' name for the extra-emoji namespace means the same one.
-      const legacy = await react("othello", id, { emoji_name: "zulip", emoji_code: "zulip", reaction_type: "zulip_extra_emoji" });
-      assert.equal(legacy.status, 200, JSON.stringify(legacy.body));
-      assert.equal((await reactionsOf(id)).at(-1).reaction_type, "service_extra_emoji");
+      // Zulip's spelling, the only one the mobile app's parser accepts (issue 15).
+      const explicit = await react("othello", id, { emoji_name: "zulip", emoji_code: "zulip", reaction_type: "zulip_extra_emoji" });
+      assert.equal(explicit.status, 200, JSON.stringify(explicit.body));
+      assert.equal((await reactionsOf(id)).at(-1).reaction_type, "zulip_extra_emoji");
     });
 
     it("refuses emoji that do not exist or do not match", async () => {
@@ -92,8 +92,10 @@ for (const kind of STORE_KINDS) {
         [{ emoji_name: "green_tick", emoji_code: "9".repeat(32), reaction_type: "realm_emoji" }, "Invalid custom emoji.", "BAD_REQUEST"],
         [{ emoji_name: "bogus", emoji_code: String(greenTick), reaction_type: "realm_emoji" }, "Invalid custom emoji name.", "BAD_REQUEST"],
         [{ emoji_name: "retired", emoji_code: String(retired), reaction_type: "realm_emoji" }, "This custom emoji has been deactivated.", "BAD_REQUEST"],
-        [{ emoji_name: "extra", emoji_code: "extra", reaction_type: "service_extra_emoji" }, "Invalid emoji code.", "BAD_REQUEST"],
-        [{ emoji_name: "zulip_x", emoji_code: "zulip", reaction_type: "service_extra_emoji" }, "Invalid emoji name.", "BAD_REQUEST"],
+        [{ emoji_name: "extra", emoji_code: "extra", reaction_type: "zulip_extra_emoji" }, "Invalid emoji code.", "BAD_REQUEST"],
+        [{ emoji_name: "zulip_x", emoji_code: "zulip", reaction_type: "zulip_extra_emoji" }, "Invalid emoji name.", "BAD_REQUEST"],
+        // The spelling Parley once stored is no reaction type of Zulip's.
+        [{ emoji_name: "zulip", emoji_code: "zulip", reaction_type: "service_extra_emoji" }, "Invalid emoji type.", "BAD_REQUEST"],
         [{ emoji_name: "zulip", emoji_code: "zulip", reaction_type: "nonexistent_emoji_type" }, "Invalid emoji type.", "BAD_REQUEST"],
         [{}, "Missing 'emoji_name' argument", "REQUEST_VARIABLE_MISSING"],
       ];

@@ -51,7 +51,7 @@ for (const kind of STORE_KINDS) {
       };
       await ok({ emoji_name: "thumbs_up", emoji_code: "1f44d", reaction_type: "unicode_emoji" });
       await ok({ emoji_name: "zulip", emoji_code: "zulip", reaction_type: "zulip_extra_emoji" });
-      assert.equal((await statusOf(t.users.hamlet.id)).reaction_type, "service_extra_emoji");
+      assert.equal((await statusOf(t.users.hamlet.id)).reaction_type, "zulip_extra_emoji");
       const emojiId = await transaction(t.deps.store, async (tx) => {
         const row = await tx.db
           .insertInto("realm_emoji")

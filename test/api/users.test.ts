@@ -31,9 +31,11 @@ for (const kind of STORE_KINDS) {
       assert.equal(iago.is_owner, false);
       assert.equal(iago.role, 200);
       assert.equal(iago.bot_type, null);
-      assert.equal(iago.is_billing_admin, false);
+      // Removed at FL 363 (can_manage_billing_group replaced it).
+      assert.equal("is_billing_admin" in iago, false);
       assert.match(iago.date_joined as string, /^\d{4}-\d\d-\d\dT.*\+00:00$/);
-      assert.match(iago.avatar_url as string, /^https:\/\/secure\.gravatar\.com\/avatar\//);
+      // Gravatar is off by default: Parley serves a drawn avatar itself (issue 15).
+      assert.equal(iago.avatar_url, `/user_avatars/${t.realmId}/defaults/${t.users.iago.id}.png?version=1`);
       assert.equal("is_deleted" in iago, false);
       assert.equal("profile_data" in iago, false);
       const bot = byId.get(t.users.bot.id) as Record<string, unknown>;
@@ -46,9 +48,9 @@ for (const kind of STORE_KINDS) {
       assert.equal((byId.get(t.users.polonius.id) as Record<string, unknown>).is_guest, true);
     });
 
-    it("leaves avatar_url null under client_gravatar (the default) for visible addresses", async () => {
+    it("sends avatar_url under client_gravatar (the default) when Gravatar is off, as Zulip without ENABLE_GRAVATAR", async () => {
       const res = await t.as("hamlet").get("/users");
-      assert.ok(res.body.members.every((m: { avatar_url: unknown }) => m.avatar_url === null));
+      assert.ok(res.body.members.every((m: { user_id: number; avatar_url: unknown }) => m.avatar_url === `/user_avatars/${t.realmId}/defaults/${m.user_id}.png?version=1`));
     });
 
     it("includes profile_data only when asked, and never for bots", async () => {
@@ -110,9 +112,10 @@ for (const kind of STORE_KINDS) {
 
   describe(`email address visibility [${kind}]`, () => {
     let t: TestRealm;
-    // Each test builds its own realm: visibility changes must not leak between them.
+    // Each test builds its own realm: visibility changes must not leak between them. Gravatar is
+    // on, so avatar_url shows whether the client may compute it from the address (client_gravatar).
     beforeEach(async () => {
-      t = await createTestRealm(kind);
+      t = await createTestRealm(kind, { enableGravatar: true });
     });
     afterEach(() => t.close());
 

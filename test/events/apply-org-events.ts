@@ -75,7 +75,6 @@ function updatePerson(state: State, e: Event): void {
   if ("new_email" in change) state.email = change.new_email;
   if ("role" in change) {
     Object.assign(state, {
-      role: change.role,
       is_admin: change.role <= ROLE.ADMINISTRATOR,
       is_owner: change.role === ROLE.OWNER,
       is_moderator: change.role <= ROLE.MODERATOR,
@@ -214,7 +213,10 @@ export const ORG_HANDLERS: Record<string, Handler> = {
     if (!e.presences) inconsistent(e, "legacy presence event for a simplified_presence_events client");
     Object.assign(state.presences, structuredClone(e.presences));
   },
-  // A client holding user_topics ignores the legacy whole-list muted_topics event (FL 134).
-  muted_topics: () => undefined,
+  // The legacy whole list (FL 134 replaced it with user_topic), kept where the register sent it:
+  // Zulip sends muted_topics to a client that asked for every event type.
+  muted_topics: (state, e) => {
+    if ("muted_topics" in state) state.muted_topics = structuredClone(e.muted_topics);
+  },
   restart: () => undefined,
 };

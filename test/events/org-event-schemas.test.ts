@@ -20,7 +20,8 @@ describe("organization events match the OpenAPI event schemas", { skip: validato
   it("users, bots, settings, status, profile fields, groups, linkifiers and folders", async () => {
     const queues: Array<[UserName, string]> = [];
     for (const who of ["hamlet", "iago"] as const) {
-      const q = await t.as(who).post("/register", {});
+      // linkifier_url_template: realm_linkifiers events reach only clients that declare it.
+      const q = await t.as(who).post("/register", { client_capabilities: { linkifier_url_template: true } });
       assert.equal(q.status, 200, JSON.stringify(q.body));
       queues.push([who, q.body.queue_id]);
     }

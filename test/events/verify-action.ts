@@ -15,7 +15,8 @@
  * - avatar_url of a user object is compared only where the fresh register includes it: under the
  *   user_avatar_url_field_optional capability the server may leave it out (spec section 2);
  * - opts.serverRecomputed names keys a client cannot derive from events (Zulip recomputes them
- *   server-side, e.g. max_message_id after deleting the newest message).
+ *   server-side, e.g. max_message_id after deleting the newest message); SERVER_DERIVED lists
+ *   the ones every comparison leaves out (permissions computed from group settings).
  */
 import assert from "node:assert/strict";
 import { getNotificationBot } from "../../src/actions/notification-bot.js";
@@ -54,6 +55,17 @@ export const REGISTER_PARAMS = {
 };
 
 const UNCOMPARED = ["result", "msg", "queue_id", "last_event_id", "server_timestamp", "presence_last_update_id"];
+
+/**
+ * Values the server derives from group settings and memberships and that Zulip's apply_event
+ * recomputes server-side (a client derives them from the group data it keeps): the viewer's
+ * permissions of the realm_user section and the deprecated enum policies of the realm section.
+ */
+const SERVER_DERIVED = [
+  "can_create_streams", "can_create_public_streams", "can_create_private_streams", "can_create_web_public_streams",
+  "can_invite_others_to_realm", "realm_wildcard_mention_policy", "realm_create_public_stream_policy",
+  "realm_create_private_stream_policy", "realm_create_web_public_stream_policy",
+];
 
 /** Arrays of ids (or words) that are sets. */
 const SET_ARRAYS = new Set([
@@ -118,7 +130,7 @@ function differences(a: unknown, b: unknown, path = "", out: string[] = []): str
 
 function comparable(state: State, skip: readonly string[]): unknown {
   const copy = { ...state };
-  for (const k of [...UNCOMPARED, ...skip]) delete copy[k];
+  for (const k of [...UNCOMPARED, ...SERVER_DERIVED, ...skip]) delete copy[k];
   return normalize(copy);
 }
 

@@ -104,5 +104,5 @@ export function streamState(loaded: VisibleChannels, opts: ChannelStateOptions) 
 /** Default channels as ids since FL 330, as the default_streams event carries them; guests get none (Zulip). */
 export async function defaultStreamsState(tx: Tx, realm: RealmRow, user: UserRow) {
   const ids = isGuest(user) ? [] : await getDefaultChannelIds(tx, realm.id);
-  return { realm_default_streams: [...ids].sort((a, b) => a - b), realm_default_stream_groups: [] };
+  return { realm_default_streams: [...ids].sort((a, b) => a - b) };
 }

@@ -13,6 +13,7 @@ import { savedSnippetsState } from "../../actions/saved-snippets.js";
 import { mergeSettings } from "../../lib/user-settings.js";
 import type { RealmRow, UserRow } from "../../store/types.js";
 import { defaultStreamsState, loadVisibleChannels, streamState, subscriptionState, type VisibleChannels } from "./channels.js";
+import { getMutedTopicsList } from "../../actions/user-topics.js";
 import { maxMessageIdState, starredState, unreadState } from "./messages.js";
 import {
   channelFoldersState,
@@ -36,6 +37,8 @@ export interface StateContext {
   includeSubscribers: boolean;
   capabilities: Record<string, boolean>;
   slimPresence: boolean;
+  /** register's presence_history_limit_days (FL 288); 14 days when absent. */
+  presenceHistoryDays?: number;
 }
 
 /** What one register loads once for several sections. */
@@ -61,7 +64,7 @@ async function recentConversations(c: StateContext) {
 /** Realm presence: keyed by user id (slim_presence) or, for old clients, by email. */
 async function presenceState(c: StateContext) {
   const now = c.deps.clock.now();
-  const rows = await c.deps.presence.realmPresence(c.realm.id, now);
+  const rows = await c.deps.presence.realmPresence(c.realm.id, now, c.presenceHistoryDays);
   const presences = c.slimPresence
     ? Object.fromEntries(rows.map((r) => [String(r.user_id), presentPresenceModern(r)]))
     : Object.fromEntries(
@@ -76,16 +79,18 @@ const SECTIONS: Record<string, Section> = {
   drafts: (c) => personalListsState(c.tx, c.user, "drafts"),
   message: (c) => maxMessageIdState(c.tx, c.user.id),
   muted_users: (c) => personalListsState(c.tx, c.user, "muted_users"),
+  // The list of [channel name, topic, time] that user_topic replaced at FL 134 (see WANTED_WHEN).
+  muted_topics: async (c) => ({ muted_topics: await getMutedTopicsList(c.tx, c.user.id) }),
   presence: presenceState,
   realm: (c) => realmState(c.tx, c.deps, c.realm),
+  realm_billing: () => ({ realm_billing: { has_pending_sponsorship_request: false } }),
   realm_emoji: (c) => realmEmojiState(c.tx, c.realm),
-  realm_linkifiers: (c) => linkifiersState(c.tx, c.realm),
+  // URL-template linkifiers only for clients that can read them (linkifier_url_template, FL 176).
+  realm_linkifiers: (c) => (c.capabilities.linkifier_url_template ? linkifiersState(c.tx, c.realm) : { realm_linkifiers: [] }),
+  // The legacy name: always empty, as in Zulip, for its clients cannot read URL templates.
+  realm_filters: () => ({ realm_filters: [] }),
   realm_user: (c) =>
-    realmUserState(c.tx, c.realm, c.user, {
-      clientGravatar: c.clientGravatar,
-      includeCustomProfileFields: true,
-      avatarUrlOptional: Boolean(c.capabilities.user_avatar_url_field_optional),
-    }),
+    realmUserState(c.tx, c.realm, c.user, { gravatar: c.deps.config.enableGravatar, clientGravatar: c.clientGravatar, includeCustomProfileFields: true }),
   realm_user_groups: (c) => userGroupsState(c.tx, c.realm, { includeDeactivated: Boolean(c.capabilities.include_deactivated_groups) }),
   realm_user_settings_defaults: (c) => realmUserDefaultsState(c.tx, c.realm.id),
   stream: async (c, shared) => streamState(await visibleChannels(c, shared), { archivedChannels: Boolean(c.capabilities.archived_channels) }),
@@ -95,10 +100,10 @@ const SECTIONS: Record<string, Section> = {
       resolveNullNotificationsFrom: c.capabilities.notification_settings_null ? undefined : mergeSettings(c.user.settings),
     }),
   default_streams: (c) => defaultStreamsState(c.tx, c.realm, c.user),
-  update_message_flags: async (c) => ({
-    ...(await unreadState(c.tx, c.user.id, { allowEmptyTopicName: Boolean(c.capabilities.empty_topic_name) })),
-    ...(await starredState(c.tx, c.user.id)),
-  }),
+  // Parley has no default channel groups.
+  default_stream_groups: () => ({ realm_default_stream_groups: [] }),
+  update_message_flags: (c) => unreadState(c.tx, c.user.id, { allowEmptyTopicName: Boolean(c.capabilities.empty_topic_name) }),
+  starred_messages: (c) => starredState(c.tx, c.user.id),
   user_settings: (c) => userSettingsState(c.user),
   // Legacy settings keys only for clients without user_settings_object (FL 89): one copy of the data.
   update_display_settings: (c) => (c.capabilities.user_settings_object ? {} : legacyDisplaySettingsState(c.user)),
@@ -107,10 +112,17 @@ const SECTIONS: Record<string, Section> = {
   user_topic: (c) => userTopicsState(c.tx, c.user, { allowEmptyTopicName: Boolean(c.capabilities.empty_topic_name) }),
   channel_folder: (c) => channelFoldersState(c.tx, c.realm),
   recent_private_conversations: recentConversations,
-  realm_bot: (c) => realmBotsState(c.tx, c.realm, c.user),
-  onboarding_steps: () => ({ onboarding_steps: [] }),
+  realm_bot: (c) => realmBotsState(c.tx, c.realm, c.user, c.deps.config.enableGravatar),
+  // Embedded bots are not enabled in Parley, and it has no incoming-webhook integrations.
+  realm_embedded_bots: () => ({ realm_embedded_bots: [] }),
+  realm_incoming_webhook_bots: () => ({ realm_incoming_webhook_bots: [] }),
+  onboarding_steps: () => ({ onboarding_steps: [], navigation_tour_video_url: null }),
   scheduled_messages: () => ({ scheduled_messages: [] }),
   video_calls: () => ({ has_zoom_token: false }),
+  // No GIPHY API key: clients offer no GIF picker.
+  giphy: () => ({ giphy_api_key: "" }),
+  // Parley's search keeps every word.
+  stop_words: () => ({ stop_words: [] }),
   realm_domains: () => ({ realm_domains: [] }),
   realm_playgrounds: () => ({ realm_playgrounds: [] }),
   saved_snippets: (c) => savedSnippetsState(c.tx, c.user),
@@ -119,25 +131,31 @@ const SECTIONS: Record<string, Section> = {
   navigation_view: () => ({ navigation_views: [] }),
 };
 
-/** Aliases: older event-type names that fetch the same sections. */
+/**
+ * Sections that need more than their own name (Zulip's fetch_initial_state_data): unread_msgs
+ * is kept current by message and flag events together; muted_topics is left out for clients that
+ * asked for user_topic, its replacement, by name.
+ */
+const WANTED_WHEN: Record<string, (wanted: ReadonlySet<string>, eventTypes: readonly string[] | null) => boolean> = {
+  update_message_flags: (wanted) => wanted.has("message"),
+  muted_topics: (wanted, eventTypes) => eventTypes === null || !wanted.has("user_topic"),
+};
+
+/** Aliases: other event-type names that fetch the same sections. */
 const ALIASES: Record<string, string> = {
   user_group: "realm_user_groups",
-  realm_filters: "realm_linkifiers",
-  muted_topics: "user_topic",
   channel_folders: "channel_folder",
+  navigation_views: "navigation_view",
 };
 
 export const STATE_EVENT_TYPES = Object.keys(SECTIONS);
 
 export async function fetchInitialState(c: StateContext, eventTypes: readonly string[] | null): Promise<Record<string, unknown>> {
   const wanted = new Set((eventTypes ?? STATE_EVENT_TYPES).map((t) => ALIASES[t] ?? t));
+  const fetched = STATE_EVENT_TYPES.filter((type) => wanted.has(type) && (WANTED_WHEN[type]?.(wanted, eventTypes) ?? true));
   const shared: Shared = {};
   // Sections read independently, so they run together: on PostgreSQL their round trips overlap
   // (a register is about 35 statements). Merged in table order, so the answer is the same.
-  const sections = await Promise.all(STATE_EVENT_TYPES.filter((type) => wanted.has(type)).map((type) => SECTIONS[type](c, shared)));
-  const state: Record<string, unknown> = Object.assign({}, ...sections);
-  if (wanted.has("realm_linkifiers") && eventTypes?.includes("realm_filters")) {
-    state.realm_filters = (state.realm_linkifiers as Array<{ pattern: string; url_template: string; id: number }>).map((l) => [l.pattern, l.url_template, l.id]);
-  }
-  return state;
+  const sections = await Promise.all(fetched.map((type) => SECTIONS[type](c, shared)));
+  return Object.assign({}, ...sections) as Record<string, unknown>;
 }

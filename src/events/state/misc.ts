@@ -42,20 +42,21 @@ export async function linkifiersState(tx: Tx, realm: RealmRow) {
   };
 }
 
+/** One custom emoji as realm_emoji lists it (and the realm_emoji add event carries it). */
+export function presentRealmEmoji(e: { id: number; realm_id: number; name: string; file_name: string; deactivated: boolean; author_id: number | null }) {
+  return {
+    id: String(e.id),
+    name: e.name,
+    source_url: `/user_avatars/${e.realm_id}/emoji/images/${e.file_name}`,
+    deactivated: e.deactivated,
+    author_id: e.author_id,
+    still_url: null,
+  };
+}
+
 export async function realmEmojiState(tx: Tx, realm: RealmRow) {
   const rows = await getRealmEmoji(tx, realm.id);
-  const emoji: Record<string, unknown> = {};
-  for (const e of rows) {
-    emoji[String(e.id)] = {
-      id: String(e.id),
-      name: e.name,
-      source_url: `/user_avatars/${realm.id}/emoji/images/${e.file_name}`,
-      deactivated: e.deactivated,
-      author_id: e.author_id,
-      still_url: null,
-    };
-  }
-  return { realm_emoji: emoji };
+  return { realm_emoji: Object.fromEntries(rows.map((e) => [String(e.id), presentRealmEmoji(e)])) };
 }
 
 /** The fields as GET /realm/profile_fields and the custom_profile_fields event present them. */

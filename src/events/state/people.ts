@@ -1,7 +1,9 @@
 /** `realm_user`, `realm_bot` and `realm_user_groups` sections of POST /register. */
 import { groupBy } from "../../lib/group-by.js";
 import { JsonText } from "../../lib/json-text.js";
+import { fullAvatarUrl } from "../../lib/avatar-urls.js";
 import { presentUser, type PresentableUser } from "../../lib/present-user.js";
+import { Membership } from "../../policy/group-settings.js";
 import { canSeeDeliveryEmail } from "../../policy/email-visibility.js";
 import { ROLE, isRealmAdmin } from "../../policy/roles.js";
 import { presentBotWithChannels } from "../../actions/user-events.js";
@@ -11,11 +13,15 @@ import { getAllMemberships, getNamedGroups, getRealmProfileValues } from "../../
 import type { RealmRow, UserRow } from "../../store/types.js";
 import { listActiveBots, listUsersToPresent } from "../../store/users.js";
 
+/**
+ * avatar_url is always sent: user_avatar_url_field_optional (FL 18) lets the server leave it out
+ * at its discretion (Zulip does for long-idle users), and Parley has no reason to.
+ */
 export interface PeopleOptions {
+  /** Zulip's ENABLE_GRAVATAR (config.enableGravatar). */
+  gravatar: boolean;
   clientGravatar: boolean;
   includeCustomProfileFields: boolean;
-  /** Omit avatar_url where it can be computed (user_avatar_url_field_optional capability). */
-  avatarUrlOptional: boolean;
 }
 
 /**
@@ -26,7 +32,7 @@ export interface PeopleOptions {
 const presentedUsers = new WeakMap<object, Map<string, Readonly<Record<string, unknown>>>>();
 
 function presentedUser(u: Readonly<PresentableUser & Pick<UserRow, "settings">>, opts: PeopleOptions, viewerSeesEmail: boolean) {
-  const variant = `${opts.clientGravatar}:${opts.avatarUrlOptional}:${viewerSeesEmail}`;
+  const variant = `${opts.gravatar}:${opts.clientGravatar}:${viewerSeesEmail}`;
   let variants = presentedUsers.get(u);
   if (!variants) {
     variants = new Map();
@@ -34,9 +40,7 @@ function presentedUser(u: Readonly<PresentableUser & Pick<UserRow, "settings">>,
   }
   let p = variants.get(variant);
   if (!p) {
-    const built = presentUser(u, { clientGravatar: opts.clientGravatar, viewerSeesEmail });
-    if (opts.avatarUrlOptional && built.avatar_url !== null) delete built.avatar_url;
-    p = built;
+    p = presentUser(u, { gravatar: opts.gravatar, clientGravatar: opts.clientGravatar, viewerSeesEmail });
     variants.set(variant, p);
   }
   return p;
@@ -81,7 +85,7 @@ const userListsJson = new WeakMap<object, Map<string, { profiles: ProfileValues;
 export async function realmUserState(tx: Tx, realm: RealmRow, me: UserRow, opts: PeopleOptions): Promise<Record<string, unknown>> {
   const users = await listUsersToPresent(tx, realm.id);
   const profiles = opts.includeCustomProfileFields ? await getRealmProfileValues(tx, realm.id) : NO_PROFILES;
-  const variant = `${opts.clientGravatar}:${opts.avatarUrlOptional}:${opts.includeCustomProfileFields}:${me.role}`;
+  const variant = `${opts.gravatar}:${opts.clientGravatar}:${opts.includeCustomProfileFields}:${me.role}`;
   let variants = userListsJson.get(users);
   if (!variants) {
     variants = new Map();
@@ -103,7 +107,6 @@ export async function realmUserState(tx: Tx, realm: RealmRow, me: UserRow, opts:
     const ownJson = userJson(profiles.filter((v) => v.user_id === me.id), opts, () => true)(ownRow);
     realmUsers = realmUsers.slice(0, lists.active.starts[own]) + ownJson + realmUsers.slice(lists.active.ends[own]);
   }
-  const mine = presentUser(me, { clientGravatar: false, viewerSeesEmail: true });
   return {
     realm_users: new JsonText(realmUsers),
     realm_non_active_users: new JsonText(lists.inactive.text),
@@ -112,15 +115,36 @@ export async function realmUserState(tx: Tx, realm: RealmRow, me: UserRow, opts:
     email: me.email,
     delivery_email: me.delivery_email,
     full_name: me.full_name,
+    // The viewer's own avatar is never left for the client to compute (Zulip forces client_gravatar off).
     avatar_source: me.avatar_source,
-    avatar_url: mine.avatar_url,
-    avatar_url_medium: mine.avatar_url,
+    avatar_url: fullAvatarUrl(me, opts.gravatar),
+    avatar_url_medium: fullAvatarUrl(me, opts.gravatar, true),
+    ...(await ownPermissionsState(tx, realm, me)),
     is_admin: me.role <= ROLE.ADMINISTRATOR,
     is_owner: me.role === ROLE.OWNER,
     is_moderator: me.role <= ROLE.MODERATOR,
     is_guest: me.role === ROLE.GUEST,
-    is_billing_admin: me.is_billing_admin,
-    role: me.role,
+  };
+}
+
+/**
+ * What the viewer may do, from the realm's group settings (Zulip's register answers these under
+ * realm_user): create each kind of channel (can_create_streams, deprecated at FL 102, is any of
+ * them) and invite. Checked as the actions check them, so guests never pass settings that do not
+ * allow role:everyone.
+ */
+async function ownPermissionsState(tx: Tx, realm: RealmRow, me: UserRow): Promise<Record<string, boolean>> {
+  const membership = await Membership.load(tx, me);
+  const has = (groupId: number | null) => membership.has(groupId, { allowEveryone: false });
+  const state = {
+    can_create_public_streams: has(realm.can_create_public_channel_group_id),
+    can_create_private_streams: has(realm.can_create_private_channel_group_id),
+    can_create_web_public_streams: has(realm.can_create_web_public_channel_group_id),
+  };
+  return {
+    ...state,
+    can_create_streams: state.can_create_public_streams || state.can_create_private_streams || state.can_create_web_public_streams,
+    can_invite_others_to_realm: !me.is_bot && has(realm.can_invite_users_group_id),
   };
 }
 
@@ -145,10 +169,10 @@ function userJson(profiles: ProfileValues, opts: PeopleOptions, seesEmail: (u: L
  * (OpenAPI realm_bots). Active ones only: deactivating a bot sends realm_bot delete. Ownerless
  * bots are Parley's system bots (Notification Bot), which nobody administers.
  */
-export async function realmBotsState(tx: Tx, realm: RealmRow, me: UserRow): Promise<Record<string, unknown>> {
+export async function realmBotsState(tx: Tx, realm: RealmRow, me: UserRow, gravatar: boolean): Promise<Record<string, unknown>> {
   const bots = (await listActiveBots(tx, realm.id)).filter((u) => u.bot_owner_id !== null && (isRealmAdmin(me) || u.bot_owner_id === me.id));
   const realm_bots = [];
-  for (const bot of bots) realm_bots.push(await presentBotWithChannels(tx, bot));
+  for (const bot of bots) realm_bots.push(await presentBotWithChannels(tx, bot, gravatar));
   return { realm_bots };
 }
 

@@ -8,7 +8,10 @@ import { realmUrl } from "../../lib/realm-url.js";
 import { EMPTY_TOPIC_DISPLAY_NAME, MAX_TOPIC_LENGTH } from "../../lib/topics.js";
 import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from "../../policy/channel-settings.js";
 import type { Tx } from "../../store/db.js";
-import { getGroupSettingValues } from "../../store/groups.js";
+import { getGroupSettingValues, getGroupsByIds } from "../../store/groups.js";
+import { realmIconUrl } from "../../lib/avatar-urls.js";
+import { serverEmojiDataUrl } from "../../lib/server-emoji-data.js";
+import { DEFAULT_GIPHY_RATING, GIPHY_RATING_OPTIONS, VIDEO_CHAT_PROVIDERS, defaultExternalAccounts, supportedPermissionSettings } from "./server.js";
 import type { RealmRow } from "../../store/types.js";
 import { MAX_MESSAGE_LENGTH } from "../../actions/send-message.js";
 import { serverThumbnailFormats } from "../../uploads/thumbnail-formats.js";
@@ -44,6 +47,69 @@ export const SERVER_LIMITS = {
   realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
 };
 
+/** Zulip's WildcardMentionPolicyEnum and the legacy channel-creation policies, by system group. */
+const WILDCARD_MENTION_POLICY: Record<string, number> = {
+  "role:everyone": 1, "role:members": 2, "role:fullmembers": 3, "role:administrators": 5, "role:nobody": 6, "role:moderators": 7,
+};
+const COMMON_POLICY: Record<string, number> = { "role:members": 1, "role:administrators": 2, "role:fullmembers": 3, "role:moderators": 4 };
+const WEB_PUBLIC_POLICY: Record<string, number> = { "role:administrators": 2, "role:moderators": 4, "role:nobody": 6, "role:owners": 7 };
+
+/**
+ * The enum settings that group settings replaced, still sent (deprecated) for older clients and
+ * read by the mobile app (realm_wildcard_mention_policy, which it requires): the value of the
+ * system group the setting names, and for any other group the value of the largest group that
+ * could have held it, as Zulip's get_corresponding_policy_value_for_group_setting does.
+ */
+async function legacyPolicies(tx: Tx, realm: RealmRow): Promise<Record<string, number>> {
+  const ids = [realm.can_mention_many_users_group_id, realm.can_create_public_channel_group_id, realm.can_create_private_channel_group_id, realm.can_create_web_public_channel_group_id];
+  const groups = await getGroupsByIds(tx, realm.id, ids.filter((id): id is number => id !== null));
+  const systemName = (id: number | null) => groups.find((g) => g.id === id && g.is_system_group)?.name ?? "";
+  const policy = (id: number | null, values: Record<string, number>, fallback: number) => values[systemName(id)] ?? fallback;
+  return {
+    realm_wildcard_mention_policy: policy(realm.can_mention_many_users_group_id, WILDCARD_MENTION_POLICY, 1),
+    realm_create_public_stream_policy: policy(realm.can_create_public_channel_group_id, COMMON_POLICY, 1),
+    realm_create_private_stream_policy: policy(realm.can_create_private_channel_group_id, COMMON_POLICY, 1),
+    realm_create_web_public_stream_policy: policy(realm.can_create_web_public_channel_group_id, WEB_PUBLIC_POLICY, 4),
+  };
+}
+
+/** What Zulip sends with the realm section about the server, and the settings Parley keeps fixed. */
+function serverFacts(deps: AppDeps, realm: RealmRow): Record<string, unknown> {
+  return {
+    server_emoji_data_url: serverEmojiDataUrl(realmUrl(deps.config.externalHost, realm.string_id)),
+    realm_default_external_accounts: defaultExternalAccounts(),
+    realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
+    giphy_rating_options: GIPHY_RATING_OPTIONS,
+    realm_giphy_rating: DEFAULT_GIPHY_RATING,
+    server_supported_permission_settings: supportedPermissionSettings(),
+    server_can_summarize_topics: false,
+    // Parley sends no digest emails, nor message content in email, and never deletes realm data.
+    settings_send_digest_emails: false,
+    realm_digest_weekday: 1,
+    realm_message_content_allowed_in_email_notifications: true,
+    server_min_deactivated_realm_deletion_days: null,
+    server_max_deactivated_realm_deletion_days: null,
+    realm_disallow_disposable_email_addresses: false,
+    realm_want_advertise_in_communities_directory: false,
+    realm_default_code_block_language: "",
+    realm_enable_guest_user_dm_warning: true,
+    realm_push_notifications_enabled_end_timestamp: null,
+    upgrade_text_for_wide_organization_logo: "",
+    // No message reports: the mobile app offers reporting only when this names a channel.
+    realm_moderation_request_channel_id: -1,
+    server_report_message_types: REPORT_MESSAGE_TYPES,
+  };
+}
+
+/** Zulip's Realm.REPORT_MESSAGE_REASONS (FL 382). */
+const REPORT_MESSAGE_TYPES = [
+  { key: "spam", name: "Spam" },
+  { key: "harassment", name: "Harassment" },
+  { key: "inappropriate", name: "Inappropriate content" },
+  { key: "norms", name: "Violates community norms" },
+  { key: "other", name: "Other reason" },
+];
+
 export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promise<Record<string, unknown>> {
   const url = realmUrl(deps.config.externalHost, realm.string_id);
   const settings = JSON.parse(realm.settings) as Record<string, unknown>;
@@ -61,6 +127,8 @@ export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promis
     realm_plan_type: 1,
     realm_waiting_period_threshold: realm.waiting_period_threshold,
     realm_allow_edit_history: realm.allow_edit_history,
+    // FL 358 replaced the boolean; Parley keeps all history or none.
+    realm_message_edit_history_visibility_policy: realm.allow_edit_history ? "all" : "none",
     realm_allow_message_editing: realm.allow_message_editing,
     realm_message_content_edit_limit_seconds: realm.message_content_edit_limit_seconds,
     realm_message_content_delete_limit_seconds: realm.message_content_delete_limit_seconds,
@@ -79,8 +147,13 @@ export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promis
     realm_signup_announcements_stream_id: settings.signup_announcements_stream_id ?? -1,
     realm_zulip_update_announcements_stream_id: settings.zulip_update_announcements_stream_id ?? -1,
     realm_default_language: settings.default_language ?? "en",
-    realm_icon_url: `${url}/static/images/logo/zulip-icon-square.svg`,
+    realm_icon_url: realmIconUrl(realm, deps.config.enableGravatar),
     realm_icon_source: "G",
+    // No realm uploads a logo: the default one ("D"), served as the realm's icon.
+    realm_logo_url: realmIconUrl(realm, deps.config.enableGravatar),
+    realm_logo_source: "D",
+    realm_night_logo_url: realmIconUrl(realm, deps.config.enableGravatar),
+    realm_night_logo_source: "D",
     realm_presence_disabled: false,
     realm_push_notifications_enabled: deps.config.pushBouncerUrl !== null,
     realm_inline_image_preview: true,
@@ -108,14 +181,17 @@ export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promis
     development_environment: false,
     zulip_plan_is_not_limited: true,
     password_min_length: 6,
+    // Zulip's PASSWORD_MAX_LENGTH.
+    password_max_length: 100,
     password_min_guesses: 10000,
-    giphy_api_key: "",
     // Jitsi Meet is the default video call provider (realm_video_chat_provider 1), and Zulip's
     // default server (JITSI_SERVER_URL); the deprecated jitsi_server_url is a string, never null
     // (found by fuzzing against the OpenAPI schema).
     jitsi_server_url: JITSI_SERVER_URL,
     server_jitsi_server_url: JITSI_SERVER_URL,
-    stop_words: [],
+    realm_jitsi_server_url: null,
+    ...(await legacyPolicies(tx, realm)),
+    ...serverFacts(deps, realm),
   };
   for (const [name, id] of groupColumns) state[`realm_${name}`] = id === null ? null : (values.get(id) ?? id);
   return state;

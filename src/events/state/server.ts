@@ -1,0 +1,81 @@
+/**
+ * Facts about the server that POST /register reports with the `realm` section and that no realm
+ * setting changes (zerver/lib/events.py fetch_initial_state_data): default external-account
+ * types, GIPHY ratings, video call providers, and how each group-permission setting may be set.
+ */
+import { DEFAULT_EXTERNAL_ACCOUNTS } from "../../policy/profile-fields.js";
+import { CHANNEL_GROUP_SETTINGS } from "../../policy/channel-settings.js";
+import type { GroupSettingConfig } from "../../policy/group-settings.js";
+import { REALM_GROUP_SETTING_DEFAULTS, REALM_GROUP_SETTINGS } from "../../policy/realm-group-settings.js";
+import { USER_GROUP_SETTINGS } from "../../policy/user-groups.js";
+
+/** realm_default_external_accounts: {subtype: {name, text, hint, url_pattern}}. */
+export function defaultExternalAccounts(): Record<string, Record<string, string>> {
+  return Object.fromEntries(
+    Object.entries(DEFAULT_EXTERNAL_ACCOUNTS).map(([subtype, a]) => [subtype, { name: a.name, text: a.text, hint: a.hint, url_pattern: a.urlPattern }]),
+  );
+}
+
+/**
+ * giphy_rating_options: Zulip's Realm.GIPHY_RATING_OPTIONS. Parley has no GIPHY API key
+ * (giphy_api_key is ""), so clients offer no GIF picker; the realm setting still has its values.
+ */
+export const GIPHY_RATING_OPTIONS = {
+  disabled: { name: "GIPHY integration disabled", id: 0 },
+  y: { name: "Allow GIFs rated Y (Very young audience)", id: 1 },
+  g: { name: "Allow GIFs rated G (General audience)", id: 2 },
+  pg: { name: "Allow GIFs rated PG (Parental guidance)", id: 3 },
+  "pg-13": { name: "Allow GIFs rated PG-13 (Parental guidance - under 13)", id: 4 },
+  r: { name: "Allow GIFs rated R (Restricted)", id: 5 },
+};
+
+/** realm_giphy_rating: Zulip's default, G. */
+export const DEFAULT_GIPHY_RATING = GIPHY_RATING_OPTIONS.g.id;
+
+/**
+ * realm_available_video_chat_providers: the providers this server can offer. Zoom and
+ * BigBlueButton need server credentials Parley does not have; Jitsi Meet needs none.
+ */
+export const VIDEO_CHAT_PROVIDERS = {
+  disabled: { name: "None", id: 0 },
+  jitsi_meet: { name: "Jitsi Meet", id: 1 },
+};
+
+interface PermissionSettingSpec {
+  name: string;
+  config: GroupSettingConfig;
+  default: string;
+  allowedSystemGroups?: readonly string[];
+}
+
+function describe(setting: PermissionSettingSpec, defaultForSystemGroups: string | null) {
+  return {
+    require_system_group: setting.config.requireSystem ?? false,
+    allow_internet_group: setting.config.allowInternet,
+    allow_nobody_group: setting.config.allowNobody,
+    allow_everyone_group: setting.config.allowEveryone,
+    default_group_name: setting.default,
+    default_for_system_groups: defaultForSystemGroups,
+    allowed_system_groups: [...(setting.allowedSystemGroups ?? [])],
+  };
+}
+
+/**
+ * server_supported_permission_settings (FL 221, unstable in Zulip): per realm, channel and group
+ * setting, which groups it may name and its default. Settings that default to an anonymous group
+ * of the creator name it "channel_creator" / "group_creator", as Zulip does; a user group's own
+ * settings default to role:nobody on system groups.
+ */
+export function supportedPermissionSettings() {
+  const table = (settings: readonly PermissionSettingSpec[], creator: string, forSystemGroups: string | null) =>
+    Object.fromEntries(settings.map((s) => [s.name, describe({ ...s, default: s.default === "creator" ? creator : s.default }, forSystemGroups)]));
+  return {
+    realm: table(
+      REALM_GROUP_SETTINGS.map((s) => ({ ...s, default: REALM_GROUP_SETTING_DEFAULTS[s.column] })),
+      "",
+      null,
+    ),
+    stream: table(CHANNEL_GROUP_SETTINGS, "channel_creator", null),
+    group: table(USER_GROUP_SETTINGS, "group_creator", "role:nobody"),
+  };
+}
