@@ -143,7 +143,6 @@ const STEPS: Step[] = [
     request: REGISTER,
     requires: ["muted_topics:list", "muted_topics[]:list", "muted_topics[][]:string|int"],
     expect: (body) => assert.ok(body.muted_topics.some((m: unknown[]) => m.length === 3 && m[0] === "Verona" && m[1] === "muted topic")),
-    pending: "POST /register returning muted_topics when fetch_event_types asks for it without user_topic (mobile helper, issue 15)",
   },
   {
     does: "pings its presence every minute and reads everyone's, keyed by email",
