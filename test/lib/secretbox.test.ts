@@ -1,5 +1,5 @@
 /**
- * NaCl secretbox (src/lib/secretbox.ts) against known answers: each vector's box was computed with
+ * NaCl secretbox (src/lib/secretbox.ts, over @noble/ciphers) against known answers: each vector's box was computed with
  * libsodium 1.0.18's crypto_secretbox_easy (the system library, called from Python's ctypes) for
  * the message, nonce and key given, all in hex. Empty, short, multi-block (200 bytes) and UTF-8
  * messages.
