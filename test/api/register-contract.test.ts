@@ -27,6 +27,7 @@ const NEWER_KEYS: Record<string, string[]> = {
   ],
   channel_folder: ["channel_folders"], // FL 389
   navigation_view: ["navigation_views"], // navigation views (Zulip 11.x)
+  device: ["devices"], // client devices (FL 468)
 };
 
 /** Present in every answer: the queue's idle timeout (FL 481) besides the documented ones. */
