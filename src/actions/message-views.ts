@@ -2,8 +2,8 @@
  * Message objects. For a batch read from the store, everything they need (senders, channel names,
  * DM participants, reactions, submessages, edits, topic links) is loaded with one query per kind,
  * and only the kinds the batch has (channel rows for channel messages, recipients for direct
- * ones). A message just sent needs none of them: its sender, channel or participants and the
- * realm's linkifiers are at hand, and it has no reactions, submessages or edits yet.
+ * ones). A message just sent needs none of them: its sender, channel or participants, the widget
+ * it may start and the realm's linkifiers are at hand, and it has no reactions or edits yet.
  */
 import { groupBy } from "../lib/group-by.js";
 import { renderTopicLinks } from "../markdown/index.js";
@@ -130,9 +130,17 @@ export async function presentMessages(
 export function presentNewMessage(
   realm: RealmRow,
   m: MessageRow,
-  known: { sender: UserRow; channel: ChannelRow | null; participants: UserRow[]; linkifiers: readonly Linkifier[] },
+  known: {
+    sender: UserRow;
+    channel: ChannelRow | null;
+    participants: UserRow[];
+    /** The widget the message starts, if any (actions/submessages.ts). */
+    submessages: MessageExtras["submessages"];
+    linkifiers: readonly Linkifier[];
+  },
   opts: ViewOptions,
 ): Record<string, unknown> {
-  const parts: MessageParts = { sender: known.sender, channel: known.channel, participants: known.participants, reactions: [], submessages: [], edits: [], flags: null };
+  const { sender, channel, participants, submessages } = known;
+  const parts: MessageParts = { sender, channel, participants, reactions: [], submessages, edits: [], flags: null };
   return assemble(realm, m, parts, known.linkifiers, opts);
 }

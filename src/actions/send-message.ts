@@ -33,6 +33,7 @@ import { presentNewMessage } from "./message-views.js";
 import { claimAttachments } from "./attachments.js";
 import { doSetFirstMessageId } from "./first-message.js";
 import { renderContent } from "./render.js";
+import { doAddWidgetOnSend, type Submessage } from "./submessages.js";
 
 export const MAX_MESSAGE_LENGTH = 10000;
 /** Zulip's wildcard_mention_large_stream_threshold: above it, @all needs can_mention_many_users_group. */
@@ -236,7 +237,8 @@ export async function doSendMessage(
     return { user_id: userId, message_id: messageId, flags };
   });
   await insertUserMessages(tx, rows);
-  await publishMessageEvents(deps, tx, realm, { ...message, id: messageId }, { sender, delivery, rows }, opts);
+  const submessages = await doAddWidgetOnSend(tx, messageId, sender.id, content);
+  await publishMessageEvents(deps, tx, realm, { ...message, id: messageId }, { sender, delivery, rows, submessages }, opts);
   return messageId;
 }
 
@@ -251,15 +253,15 @@ async function publishMessageEvents(
   tx: Tx,
   realm: RealmRow,
   message: MessageRow,
-  sent: { sender: UserRow; delivery: Delivery; rows: Array<{ user_id: number; flags: number }> },
+  sent: { sender: UserRow; delivery: Delivery; rows: Array<{ user_id: number; flags: number }>; submessages: Submessage[] },
   opts: Pick<SendOptions, "queueId" | "localId">,
 ): Promise<void> {
-  const { sender, delivery, rows } = sent;
+  const { sender, delivery, rows, submessages } = sent;
   const participants = delivery.channel ? [] : (delivery.participants ?? (await getUsersByIds(tx, realm.id, delivery.userIds)));
   const html = presentNewMessage(
     realm,
     message,
-    { sender, channel: delivery.channel, participants, linkifiers: await getLinkifiers(tx, realm.id) },
+    { sender, channel: delivery.channel, participants, submessages, linkifiers: await getLinkifiers(tx, realm.id) },
     { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true },
   );
   delete html.flags;

@@ -24,6 +24,7 @@ import { realmEndpoints } from "./realm.js";
 import { realmEmojiEndpoints } from "./realm-emoji.js";
 import { serverEndpoints } from "./server.js";
 import { settingsEndpoints } from "./settings.js";
+import { submessageEndpoints } from "./submessages.js";
 import { subscriptionEndpoints } from "./subscriptions.js";
 import { topicEndpoints } from "./topics.js";
 import { typingEndpoints } from "./typing.js";
@@ -52,6 +53,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...messageFetchEndpoints,
   ...messageEditEndpoints,
   ...reactionEndpoints,
+  ...submessageEndpoints,
   ...topicEndpoints,
   ...uploadEndpoints,
   ...attachmentEndpoints,

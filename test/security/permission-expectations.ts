@@ -179,6 +179,7 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "POST /messages/render": EVERYONE,
   "POST /messages/:message_id/reactions": EVERYONE, // spec §4.18
   "DELETE /messages/:message_id/reactions": EVERYONE,
+  "POST /submessage": EVERYONE, // Zulip's process_submessage: whoever can read the poll may vote
   "GET /users/me/:stream_id/topics": EVERYONE, // spec §4.19
   "POST /user_topics": EVERYONE,
   "PATCH /users/me/subscriptions/muted_topics": EVERYONE, // spec §4.4: the caller is subscribed
