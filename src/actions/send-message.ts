@@ -115,7 +115,7 @@ async function directDelivery(tx: Tx, realm: RealmRow, sender: UserRow, input: S
   if (!othersAreBots && !membership.has(realm.direct_message_permission_group_id) && !isRealmAdmin(sender)) {
     throw new ApiError("You do not have permission to send direct messages to this recipient.");
   }
-  const recipientId = await directRecipientId(tx, realm.id, sender.id, participantIds);
+  const recipientId = await directRecipientId(tx, realm.id, participantIds);
   const participants = [...new Map([sender, ...recipients].map((u) => [u.id, u])).values()];
   return { recipientId, channel: null, topic: "", userIds: participantIds, senderSubscribed: true, participants };
 }

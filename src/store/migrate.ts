@@ -10,6 +10,7 @@ import { sessionsThumbnails } from "./migrations/0005_sessions_thumbnails.js";
 import { rowVersions } from "./migrations/0006_row_versions.js";
 import { deployment } from "./migrations/0007_deployment.js";
 import { realmVersions } from "./migrations/0008_realm_versions.js";
+import { oneToOneDmGroups } from "./migrations/0009_one_to_one_dm_groups.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0006_row_versions": rowVersions,
   "0007_deployment": deployment,
   "0008_realm_versions": realmVersions,
+  "0009_one_to_one_dm_groups": oneToOneDmGroups,
 };
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */
