@@ -2,10 +2,11 @@
  * The one seam through which messages (and other Markdown fields) are rendered: gathers the realm
  * rows the source refers to, then calls the pure renderer in src/markdown.
  */
-import { buildMarkdownContext, collectReferences, renderMarkdown, type RenderResult } from "../markdown/index.js";
+import { buildMarkdownContext, collectReferences, renderMarkdown, topicLinkKey, type References, type RenderResult } from "../markdown/index.js";
 import { realmUrl } from "../lib/realm-url.js";
 import type { Tx } from "../store/db.js";
 import {
+  getLatestReadableTopicMessageIds,
   getLinkableChannelsByNames,
   getLinkifiers,
   getNamedGroupsByNames,
@@ -30,6 +31,28 @@ export function realmEmojiUrl(realmId: number, fileName: string): string {
   return `/user_avatars/${realmId}/emoji/images/${fileName}`;
 }
 
+type LinkableChannel = Awaited<ReturnType<typeof getLinkableChannelsByNames>>[number];
+
+/**
+ * For each #**channel>topic** link, the topic's latest message the author can read, which the link
+ * names with `/with/` (Zulip's get_topic_info_map; latest since feature level 400).
+ */
+async function linkedTopicMessageIds(tx: Tx, userId: number, refs: References, channels: readonly LinkableChannel[]): Promise<Map<string, number>> {
+  const byName = new Map(channels.map((c) => [c.name.toLowerCase(), c]));
+  const links = refs.topicLinks.flatMap(({ channelName, topic }) => {
+    const channel = byName.get(channelName.toLowerCase());
+    return channel?.recipient_id ? [{ channelName, topic, recipientId: channel.recipient_id, sharedHistory: channel.history_public_to_subscribers }] : [];
+  });
+  if (links.length === 0) return new Map();
+  const latest = await getLatestReadableTopicMessageIds(tx, userId, links);
+  const out = new Map<string, number>();
+  for (const link of links) {
+    const id = latest.get(`${link.recipientId}\u0000${link.topic.toLowerCase()}`);
+    if (id !== undefined) out.set(topicLinkKey(link.channelName, link.topic), id);
+  }
+  return out;
+}
+
 export async function renderContent(input: RenderInput): Promise<RenderResult> {
   const { tx, realm } = input;
   const refs = collectReferences(input.content);
@@ -46,6 +69,7 @@ export async function renderContent(input: RenderInput): Promise<RenderResult> {
     users,
     groups,
     channels,
+    topicMessageIds: await linkedTopicMessageIds(tx, input.senderId, refs, channels),
     realmEmoji: emoji.map((e) => ({
       id: String(e.id),
       name: e.name,
