@@ -204,6 +204,14 @@ describe("blocks", () => {
     assert.equal(render("<time:soon>").html, "<p>&lt;time:soon&gt;</p>");
     assert.equal(render("at <time:**never** <b>>!").html, "<p>at &lt;time:**never** &lt;b&gt;&gt;!</p>");
   });
+
+  test("QuickTime videos (.mov) preview inline like MP4 and WebM (FL 495)", () => {
+    assert.equal(
+      render("[clip](/user_uploads/2/ab/cdef/clip.MOV)").html,
+      '<p><a href="/user_uploads/2/ab/cdef/clip.MOV">clip</a></p>\n' +
+        '<div class="message_inline_image message_inline_video"><a href="/user_uploads/2/ab/cdef/clip.MOV" title="clip"><video preload="metadata" src="/user_uploads/2/ab/cdef/clip.MOV"></video></a></div>',
+    );
+  });
 });
 
 describe("alert words", () => {
