@@ -119,6 +119,30 @@ export async function renderThumbnail(data: Buffer, image: ImageInfo, format: Th
   }
 }
 
+/**
+ * The first frame of an animation as a PNG (Zulip's still image of an animated custom emoji), or
+ * null when the image is not animated or cannot be read: such an image simply has no still.
+ * Holds a thumbnail slot, so it shares the limits above.
+ */
+export async function renderStillFrame(data: Buffer): Promise<Buffer | null> {
+  return withThumbnailSlot(async () => {
+    let image: ImageInfo;
+    try {
+      image = await probeImage(data);
+    } catch (err) {
+      if (err instanceof BadImageError) return null;
+      throw err;
+    }
+    if (image.frames === 1) return null;
+    const sharp = await loadSharp();
+    try {
+      return await sharp(data, { limitInputPixels: IMAGE_BOMB_TOTAL_PIXELS, pages: 1 }).png().timeout({ seconds: OPERATION_TIMEOUT_SECONDS }).toBuffer();
+    } catch {
+      return null;
+    }
+  });
+}
+
 /** A FIFO gate letting `limit` tasks run at once. */
 class Gate {
   private running = 0;

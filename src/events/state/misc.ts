@@ -1,4 +1,5 @@
 /** Smaller register sections: each reads one table of the user's or realm's data. */
+import { emojiStillFileName } from "../../lib/image-types.js";
 import { displayTopic } from "../../lib/topics.js";
 import type { Tx } from "../../store/db.js";
 import { getLinkifiers } from "../../store/render-refs.js";
@@ -52,7 +53,7 @@ export async function realmEmojiState(tx: Tx, realm: RealmRow) {
       source_url: `/user_avatars/${realm.id}/emoji/images/${e.file_name}`,
       deactivated: e.deactivated,
       author_id: e.author_id,
-      still_url: null,
+      still_url: e.is_animated ? `/user_avatars/${realm.id}/emoji/images/still/${emojiStillFileName(e.file_name)}` : null,
     };
   }
   return { realm_emoji: emoji };
