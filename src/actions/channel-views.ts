@@ -94,9 +94,9 @@ export async function listSubscriptionObjects(tx: Tx, user: UserRow, includeSubs
   return channels.map((c) => presenter.subscription(subByChannel.get(c.id) as SubscriptionRow, c, { includeSubscribers }));
 }
 
-/** GET /streams/{stream_id}/members: subscribers of an unarchived channel the user may see. */
+/** GET /streams/{stream_id}/members: subscribers of a channel the user may see, archived ones too (FL 480). */
 export async function getChannelSubscriberIds(tx: Tx, user: UserRow, channelId: number): Promise<number[]> {
-  const { channel } = await accessChannelById(tx, user, channelId, { requireActive: true });
+  const { channel } = await accessChannelById(tx, user, channelId);
   return getSubscriberIds(tx, channel.recipient_id as number);
 }
 
