@@ -97,6 +97,11 @@ class Resolver {
 
   private async channels(operand: Operand): Promise<TermResult> {
     const all = await listChannels(this.tx, this.user.realm_id, { includeArchived: true });
+    if (operand === "archived") {
+      // Feature level 489: the messages the user received in channels since archived, so only
+      // their own rows are searched, whatever the channels' history settings.
+      return { cond: { kind: "recipients", ids: all.filter((c) => c.deactivated).map((c) => c.recipient_id as number) }, sharedHistory: false };
+    }
     const webPublic = operand === "web-public";
     const chosen = all.filter((c) => (webPublic ? c.is_web_public : !c.invite_only && c.history_public_to_subscribers));
     return {
