@@ -5,6 +5,7 @@
 import type { AppDeps } from "../deps.js";
 import { ApiError, missingParam } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
+import { dayOf } from "../lib/channel-traffic.js";
 import { FLAG_BITS, flagNames } from "../lib/flags.js";
 import { groupBy } from "../lib/group-by.js";
 import { MESSAGE_TYPE } from "../lib/present-message.js";
@@ -16,6 +17,7 @@ import { isRealmAdmin } from "../policy/roles.js";
 import { transaction, type Tx } from "../store/db.js";
 import { getGroupMemberIds } from "../store/groups.js";
 import { getAlertWordsForUsers, getTopicParticipantIds, insertMessage, insertUserMessages, topicExists } from "../store/messages.js";
+import { countChannelMessage } from "../store/channel-traffic.js";
 import { getSubscriberIds, isSubscribed } from "../store/subscriptions.js";
 import { getLinkifiers } from "../store/render-refs.js";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../store/types.js";
@@ -218,6 +220,7 @@ export async function doSendMessage(
     is_me_message: rendered.isMeMessage,
   };
   const messageId = await insertMessage(tx, message);
+  if (delivery.channel) await countChannelMessage(tx, delivery.channel.id, dayOf(message.date_sent));
   if (delivery.channel && delivery.channel.first_message_id === null) await doSetFirstMessageId(deps, tx, delivery.channel, messageId, delivery.userIds);
   await claimAttachments(tx, deps.events, realm, sender.id, messageId, rendered.attachmentPathIds);
   const mentioned = await mentionedUserIds(tx, rendered);

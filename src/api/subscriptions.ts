@@ -41,7 +41,7 @@ export const getSubscriptions = endpoint({
     }),
   },
   async handler(ctx, { include_subscribers }) {
-    return { subscriptions: await listSubscriptionObjects(readTx(ctx.deps.store), ctx.user, include_subscribers !== "false") };
+    return { subscriptions: await listSubscriptionObjects(readTx(ctx.deps.store), ctx.user, include_subscribers !== "false", ctx.deps.clock.now()) };
   },
 });
 

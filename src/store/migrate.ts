@@ -11,6 +11,7 @@ import { rowVersions } from "./migrations/0006_row_versions.js";
 import { deployment } from "./migrations/0007_deployment.js";
 import { realmVersions } from "./migrations/0008_realm_versions.js";
 import { oneToOneDmGroups } from "./migrations/0009_one_to_one_dm_groups.js";
+import { channelTraffic } from "./migrations/0010_channel_traffic.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0007_deployment": deployment,
   "0008_realm_versions": realmVersions,
   "0009_one_to_one_dm_groups": oneToOneDmGroups,
+  "0010_channel_traffic": channelTraffic,
 };
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */

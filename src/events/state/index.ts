@@ -43,7 +43,7 @@ interface Shared {
 
 type Section = (c: StateContext, shared: Shared) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
-const visibleChannels = (c: StateContext, shared: Shared) => (shared.channels ??= loadVisibleChannels(c.tx, c.realm, c.user, c.includeSubscribers));
+const visibleChannels = (c: StateContext, shared: Shared) => (shared.channels ??= loadVisibleChannels(c.tx, c.realm, c.user, c.includeSubscribers, c.deps.clock.now()));
 
 async function recentConversations(c: StateContext) {
   const rows = await getRecentDirectConversations(c.tx, c.user.id);
