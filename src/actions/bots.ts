@@ -111,6 +111,12 @@ export async function listOwnBots(tx: Tx, actor: UserRow): Promise<Record<string
   return out;
 }
 
+/** GET /bots/{bot_id}/api_key (FL 463): a bot's API key, for its owner or an administrator. */
+export async function getBotApiKey(tx: Tx, actor: UserRow, botId: number): Promise<string> {
+  checkMemberOrAdmin(actor);
+  return (await accessBot(tx, actor, botId)).api_key;
+}
+
 /** Zulip's access_bot_by_id: its owner or an administrator. */
 export async function accessBot(tx: Tx, actor: UserRow, botId: number): Promise<UserRow> {
   const bot = await getUserById(tx, actor.realm_id, botId);

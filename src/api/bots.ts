@@ -1,6 +1,6 @@
-/** Bot endpoints (Zulip's add-bot, get-bots, update-bot, deactivate-bot). */
+/** Bot endpoints (Zulip's add-bot, get-bots, update-bot, deactivate-bot, get-bot-api-key). */
 import { deactivateBot, updateBot } from "../actions/bot-admin.js";
-import { createBot, listOwnBots } from "../actions/bots.js";
+import { createBot, getBotApiKey, listOwnBots } from "../actions/bots.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import * as v from "../lib/validate.js";
@@ -80,4 +80,14 @@ export const deleteBot = endpoint({
   },
 });
 
-export const botEndpoints = [addBot, getBots, patchBot, deleteBot];
+export const getBotKey = endpoint({
+  method: "GET",
+  path: "/bots/:bot_id/api_key",
+  auth: "user",
+  params: { bot_id: p.int().path() },
+  async handler(ctx, { bot_id }) {
+    return { api_key: await getBotApiKey(readTx(ctx.deps.store), ctx.user, bot_id) };
+  },
+});
+
+export const botEndpoints = [addBot, getBots, patchBot, deleteBot, getBotKey];

@@ -91,6 +91,19 @@ for (const kind of STORE_KINDS) {
       await checkPermissions(["desdemona", "iago", "shiva", "hamlet"], (caller) => t.as(caller).get("/bots"));
     });
 
+    it("gives a bot's API key to its owner and administrators (FL 463)", async () => {
+      const bot = await makeBot("keyed");
+      for (const caller of ["hamlet", "iago"] as const) {
+        const res = await t.as(caller).get(`/bots/${bot.user_id}/api_key`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.deepEqual(res.body, { result: "success", msg: "", api_key: bot.api_key });
+      }
+      assertError(await t.as("othello").get(`/bots/${bot.user_id}/api_key`), "Insufficient permission");
+      assertError(await t.as("hamlet").get(`/bots/${t.users.othello.id}/api_key`), "No such bot");
+      assertError(await t.as("hamlet").get("/bots/99999/api_key"), "No such bot");
+      assertError(await t.as("polonius").get(`/bots/${bot.user_id}/api_key`), "Not allowed for guest users");
+    });
+
     it("updates a bot for its owner and administrators", async () => {
       const bot = await makeBot("upd");
       t.published.length = 0;

@@ -108,6 +108,7 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "GET /bots": MEMBERS,
   "PATCH /bots/:bot_id": memberGate(INSUFFICIENT),
   "DELETE /bots/:bot_id": memberGate(INSUFFICIENT),
+  "GET /bots/:bot_id/api_key": memberGate(INSUFFICIENT),
 
   "GET /realm/profile_fields": EVERYONE,
   "POST /realm/profile_fields": ADMINS,

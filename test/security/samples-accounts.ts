@@ -45,6 +45,7 @@ export const ACCOUNT_SAMPLES: Record<string, EndpointSample> = {
   "GET /bots": { build: none },
   "PATCH /bots/:bot_id": { build: async ({ o }) => ({ path: { bot_id: (await o.bot("othello")).id }, params: { full_name: unique("Renamed Bot ") } }) },
   "DELETE /bots/:bot_id": { build: async ({ o }) => ({ path: { bot_id: (await o.bot("othello")).id } }) },
+  "GET /bots/:bot_id/api_key": { build: async ({ o }) => ({ path: { bot_id: (await o.bot("othello")).id } }) },
 
   "GET /realm/profile_fields": { build: none },
   "POST /realm/profile_fields": { build: () => ({ params: { field_type: 1, name: unique("Field "), hint: "" } }) },
