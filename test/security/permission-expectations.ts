@@ -99,6 +99,8 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "PATCH /realm/user_settings_defaults": ADMINS, // spec §4.2
   "POST /users/me/status": HUMANS, // spec §4.12
   "GET /users/:user_id/status": EVERYONE,
+  // FL 407/473: administrators, administrator bots included (access_user_by_id for_admin).
+  "POST /users/:user_id/status": adminsOnly(INSUFFICIENT),
   "GET /users/me/alert_words": EVERYONE,
   "POST /users/me/alert_words": EVERYONE,
   "DELETE /users/me/alert_words": EVERYONE,

@@ -33,6 +33,7 @@ export const ACCOUNT_SAMPLES: Record<string, EndpointSample> = {
   "PATCH /realm/user_settings_defaults": { build: () => ({ params: { enter_sends: true } }) },
   "POST /users/me/status": { build: () => ({ params: { status_text: "in a meeting" } }) },
   "GET /users/:user_id/status": { build: ({ o }) => ({ path: { user_id: o.realm.users.othello.id } }) },
+  "POST /users/:user_id/status": { build: async ({ o }) => ({ path: { user_id: (await o.user()).id }, params: { status_text: "Set for them" } }) },
   "POST /users/me/presence": { build: () => ({ params: { status: "active" } }) },
   "GET /realm/presence": { build: none },
   "GET /users/:user_id/presence": { build: ({ o }) => ({ path: { user_id: o.realm.users.othello.id } }) },
