@@ -54,6 +54,7 @@ export const patchBot = endpoint({
   params: {
     bot_id: p.int().path(),
     full_name: p.str().optional(),
+    short_name: p.str().optional(),
     role: roleParam.optional(),
     bot_owner_id: p.json(v.int).optional(),
     ...defaultParams,
@@ -61,6 +62,7 @@ export const patchBot = endpoint({
   async handler(ctx, params) {
     return updateBot(ctx.deps, ctx.realm, ctx.user, params.bot_id, {
       fullName: params.full_name,
+      shortName: params.short_name,
       role: params.role,
       botOwnerId: params.bot_owner_id,
       defaultSendingStream: params.default_sending_stream,
