@@ -48,7 +48,7 @@ export async function checkArchiveChannel(deps: AppDeps, tx: Tx, realm: RealmRow
   }
   await insertAuditLog(tx, { realm_id: realm.id, event_type: "channel_deactivated", event_time: deps.clock.now(), acting_user_id: user.id, modified_channel_id: channel.id });
   const archived = (await getChannelById(tx, realm.id, channel.id)) as ChannelRow;
-  const presented = (await channelPresenter(tx, realm.id, [archived])).channel(archived);
+  const presented = (await channelPresenter(tx, realm.id, [archived], deps.clock.now())).channel(archived);
   // Clients that declared archived_channels keep the channel, marked archived (FL 378); the
   // others drop it. `streams` (full objects) is what pre-FL-343 clients read; newer ones use `stream_ids`.
   const update = { type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "is_archived", value: true };

@@ -23,31 +23,35 @@ import { getUserById } from "../store/users.js";
 import { uploadStorage, type UploadStorage } from "../uploads/storage.js";
 import { storedFilesOf } from "./thumbnails.js";
 
-/** Zulip's attachment object (OpenAPI `Attachments`): times in milliseconds. */
+/**
+ * Zulip's attachment object as of feature level 472: `create_time` in seconds (FL 443; it was
+ * milliseconds) and the linking messages as `message_ids`, oldest first (FL 472; it was
+ * `messages: [{id, date_sent}]`).
+ */
 export interface AttachmentView {
   id: number;
   name: string;
   path_id: string;
   size: number;
   create_time: number;
-  messages: Array<{ id: number; date_sent: number }>;
+  message_ids: number[];
 }
 
-export function presentAttachment(row: AttachmentRow, messages: ReadonlyArray<{ id: number; date_sent: number }>): AttachmentView {
+export function presentAttachment(row: AttachmentRow, messageIds: readonly number[]): AttachmentView {
   return {
     id: row.id,
     name: row.file_name,
     path_id: row.path_id,
     size: Number(row.size),
-    create_time: Number(row.create_time) * 1000,
-    messages: messages.map((m) => ({ id: Number(m.id), date_sent: Number(m.date_sent) * 1000 })),
+    create_time: Number(row.create_time),
+    message_ids: messageIds.map(Number),
   };
 }
 
 /** Presents attachments with the messages linking each. */
 async function presentWithMessages(tx: Tx, rows: readonly AttachmentRow[]): Promise<AttachmentView[]> {
   const linked = await getLinkedMessages(tx, rows.map((r) => r.id));
-  return rows.map((row) => presentAttachment(row, linked.filter((m) => m.attachment_id === row.id)));
+  return rows.map((row) => presentAttachment(row, linked.filter((m) => m.attachment_id === row.id).map((m) => m.id)));
 }
 
 export async function listAttachments(deps: AppDeps, user: UserRow): Promise<{ attachments: AttachmentView[]; upload_space_used: number }> {

@@ -1,6 +1,7 @@
 /**
  * Changing and deactivating bots (Zulip's update-bot and deactivate-bot): the bot's owner or an
- * administrator; role changes follow the same owner rules as for users (spec 4.11).
+ * administrator; role changes follow the same owner rules as for users (spec 4.11), and a new
+ * short name gives the bot a new email (FL 447).
  */
 import type { AppDeps } from "../deps.js";
 import { ApiError, mustBeAdmin, mustBeOwner } from "../errors.js";
@@ -8,15 +9,17 @@ import { mayChangeRole, roleChangeNeedsOwner } from "../policy/users.js";
 import { transaction, type Tx } from "../store/db.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { getUserById, updateUser } from "../store/users.js";
-import { accessBot, checkBotName, defaultChannelId } from "./bots.js";
+import { accessBot, botEmailFor, checkBotEmail, checkBotName, checkShortName, defaultChannelId } from "./bots.js";
 import { checkMemberOrAdmin } from "./caller-checks.js";
 import { doDeactivateUser } from "./user-activation.js";
-import { doChangeFullName, doChangeRole } from "./user-admin.js";
+import { doChangeDeliveryEmail, doChangeFullName, doChangeRole } from "./user-admin.js";
 import { presentBotWithChannels, publishBotOwnerChange, publishBotUpdate, publishUserUpdate } from "./user-events.js";
 import { checkFullName } from "./users.js";
 
 export interface UpdateBotInput {
   fullName?: string;
+  /** A new short name, which changes the bot's email (FL 447). */
+  shortName?: string;
   role?: number;
   botOwnerId?: number;
   defaultSendingStream?: string;
@@ -39,12 +42,21 @@ async function checkBotFullName(tx: Tx, bot: UserRow, name: string | undefined):
   return fullName;
 }
 
+/** The bot's new address for a new short name; undefined when there is none or it is the same. */
+async function checkNewBotEmail(tx: Tx, deps: AppDeps, realm: RealmRow, bot: UserRow, shortName: string | undefined): Promise<string | undefined> {
+  if (shortName === undefined) return undefined;
+  const checked = checkShortName(shortName);
+  if (botEmailFor(deps, realm, checked) === bot.delivery_email) return undefined;
+  return checkBotEmail(tx, deps, realm, checked);
+}
+
 /** PATCH /bots/{bot_id}; answers with the bot's settings as they now are. */
 export async function updateBot(deps: AppDeps, realm: RealmRow, actor: UserRow, botId: number, input: UpdateBotInput): Promise<Record<string, unknown>> {
   checkMemberOrAdmin(actor);
   return transaction(deps.store, async (tx) => {
     const bot = await accessBot(tx, actor, botId);
     const fullName = await checkBotFullName(tx, bot, input.fullName);
+    const email = await checkNewBotEmail(tx, deps, realm, bot, input.shortName);
     const role = input.role !== undefined && input.role !== bot.role ? input.role : undefined;
     if (role !== undefined && !mayChangeRole(actor, bot.role, role)) throw roleChangeNeedsOwner(bot.role, role) ? mustBeOwner() : mustBeAdmin();
     const owner = input.botOwnerId === undefined ? undefined : await checkNewOwner(tx, realm, input.botOwnerId);
@@ -52,6 +64,7 @@ export async function updateBot(deps: AppDeps, realm: RealmRow, actor: UserRow, 
     const events = await defaultChannelId(tx, actor, input.defaultEventsRegisterStream);
 
     if (fullName !== undefined) await doChangeFullName(deps, tx, bot, fullName);
+    if (email !== undefined) await doChangeDeliveryEmail(deps, tx, realm, (await getUserById(tx, realm.id, bot.id)) as UserRow, email);
     if (role !== undefined) await doChangeRole(deps, tx, realm, actor, bot, role);
     if (owner !== undefined && owner.id !== bot.bot_owner_id) {
       await updateUser(tx, bot.id, { bot_owner_id: owner.id });

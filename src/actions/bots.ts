@@ -48,6 +48,26 @@ export async function defaultChannelId(tx: Tx, actor: UserRow, name: string | un
   return (await accessChannelByName(tx, actor, name)).channel.id;
 }
 
+/** Zulip's check_short_name: trimmed, not empty. */
+export function checkShortName(raw: string): string {
+  const shortName = raw.trim();
+  if (shortName === "") throw new ApiError("Bad name or username");
+  return shortName;
+}
+
+/** A bot's address for a short name: `<short_name>-bot@<realm host>`. */
+export function botEmailFor(deps: AppDeps, realm: RealmRow, shortName: string): string {
+  return `${shortName}-bot@${fakeEmailDomain(deps.config, realm.string_id)}`;
+}
+
+/** A bot's address from its (checked) short name: well-formed and unused. */
+export async function checkBotEmail(tx: Tx, deps: AppDeps, realm: RealmRow, shortName: string): Promise<string> {
+  const email = botEmailFor(deps, realm, shortName);
+  if (!isValidEmail(email)) throw new ApiError("Bad name or username");
+  if (await getUserByDeliveryEmail(tx, realm.id, email)) throw new ApiError("Username already in use");
+  return email;
+}
+
 export async function checkBotName(tx: Tx, realmId: number, fullName: string): Promise<void> {
   if (await activeUserWithFullName(tx, realmId, fullName)) throw new ApiError("Name is already in use!");
 }
@@ -55,12 +75,9 @@ export async function checkBotName(tx: Tx, realmId: number, fullName: string): P
 export async function createBot(deps: AppDeps, realm: RealmRow, actor: UserRow, input: CreateBotInput): Promise<Record<string, unknown>> {
   checkMemberOrAdmin(actor);
   return transaction(deps.store, async (tx) => {
-    const shortName = input.shortName.trim();
-    if (shortName === "") throw new ApiError("Bad name or username");
+    const shortName = checkShortName(input.shortName);
     const fullName = checkFullName(input.fullName);
-    const email = `${shortName}-bot@${fakeEmailDomain(deps.config, realm.string_id)}`;
-    if (!isValidEmail(email)) throw new ApiError("Bad name or username");
-    if (await getUserByDeliveryEmail(tx, realm.id, email)) throw new ApiError("Username already in use");
+    const email = await checkBotEmail(tx, deps, realm, shortName);
     await checkBotName(tx, realm.id, fullName);
     await checkBotCreationAllowed(tx, realm, actor, input.botType);
     if (!INTERFACE_TYPES.includes(input.interfaceType)) throw new ApiError("Invalid interface type");
@@ -108,6 +125,12 @@ export async function listOwnBots(tx: Tx, actor: UserRow, gravatar: boolean): Pr
     });
   }
   return out;
+}
+
+/** GET /bots/{bot_id}/api_key (FL 463): a bot's API key, for its owner or an administrator. */
+export async function getBotApiKey(tx: Tx, actor: UserRow, botId: number): Promise<string> {
+  checkMemberOrAdmin(actor);
+  return (await accessBot(tx, actor, botId)).api_key;
 }
 
 /** Zulip's access_bot_by_id: its owner or an administrator. */

@@ -47,7 +47,7 @@ export async function publishAccessChanges(
   const staying = [...audienceAfter].filter((id) => audienceBefore.has(id));
   const gained = [...audienceAfter].filter((id) => !audienceBefore.has(id));
   const lost = [...audienceBefore].filter((id) => !audienceAfter.has(id));
-  const presenter = await channelPresenter(tx, realm.id, [after]);
+  const presenter = await channelPresenter(tx, realm.id, [after], deps.clock.now());
   const subscribers = await getSubscriberIds(tx, after.recipient_id as number);
   const route: Record<string, string> = after.deactivated || opts.unarchived ? { only_with: ARCHIVED_CHANNELS } : {};
   const changes = opts.unarchived ? [{ property: "is_archived", value: false }, ...updates] : updates;

@@ -12,6 +12,7 @@ import { canReadChannel, canSeeChannelMetadata } from "../policy/channels.js";
 import { isGuest, isRealmAdmin } from "../policy/roles.js";
 import { getChannelsByIds, getDefaultChannelIds, listChannels } from "../store/channels.js";
 import type { Tx } from "../store/db.js";
+import { getWeeklyTraffic } from "../store/channel-traffic.js";
 import { getGroupSettingValues, getSystemGroups } from "../store/groups.js";
 import { getSubscribedChannelIds, getSubscriberIds, getSubscriberIdsByRecipient, getUserChannelSubscriptions, isSubscribed } from "../store/subscriptions.js";
 import type { ChannelRow, SubscriptionRow, UserRow } from "../store/types.js";
@@ -23,12 +24,13 @@ export interface ChannelPresenter {
 }
 
 /** Loads, in a few queries, everything needed to present these channels. */
-export async function channelPresenter(tx: Tx, realmId: number, channels: readonly ChannelRow[]): Promise<ChannelPresenter> {
-  const [groupValues, systemGroups, subscribers, defaults] = await Promise.all([
+export async function channelPresenter(tx: Tx, realmId: number, channels: readonly ChannelRow[], now: number): Promise<ChannelPresenter> {
+  const [groupValues, systemGroups, subscribers, defaults, traffic] = await Promise.all([
     getGroupSettingValues(tx, channels.flatMap(channelGroupIds)),
     getSystemGroups(tx, realmId),
     getSubscriberIdsByRecipient(tx, channels.map((c) => c.recipient_id as number)),
     getDefaultChannelIds(tx, realmId),
+    getWeeklyTraffic(tx, channels, now),
   ]);
   const systemGroupNames = new Map(systemGroups.map((g) => [g.id, g.name as string]));
   const defaultIds = new Set(defaults);
@@ -38,6 +40,7 @@ export async function channelPresenter(tx: Tx, realmId: number, channels: readon
       groupValues,
       systemGroupNames,
       subscriberCount: subscribersOf(c).length,
+      weeklyTraffic: traffic.get(c.id) ?? null,
       isDefault: opts.includeDefault ? defaultIds.has(c.id) : undefined,
     });
   return {
@@ -48,9 +51,9 @@ export async function channelPresenter(tx: Tx, realmId: number, channels: readon
 }
 
 /** GET /streams/{stream_id}: any channel whose metadata the user may see, archived ones included. */
-export async function getChannelObject(tx: Tx, user: UserRow, channelId: number): Promise<Record<string, unknown>> {
+export async function getChannelObject(tx: Tx, user: UserRow, channelId: number, now: number): Promise<Record<string, unknown>> {
   const { channel } = await accessChannelById(tx, user, channelId);
-  return (await channelPresenter(tx, user.realm_id, [channel])).channel(channel);
+  return (await channelPresenter(tx, user.realm_id, [channel], now)).channel(channel);
 }
 
 export interface ChannelListFilters {
@@ -67,7 +70,7 @@ export interface ChannelListFilters {
 }
 
 /** GET /streams: the union of the requested sources, sorted by name. */
-export async function listChannelObjects(tx: Tx, user: UserRow, f: ChannelListFilters): Promise<Array<Record<string, unknown>>> {
+export async function listChannelObjects(tx: Tx, user: UserRow, f: ChannelListFilters, now: number): Promise<Array<Record<string, unknown>>> {
   // Zulip's get_streams_for_user (OpenAPI get-streams: "must have administrative privileges").
   if (f.includeAllActive && !isRealmAdmin(user)) throw new ApiError("User not authorized for this query");
   const includeAll = f.includeAll || f.includeAllActive;
@@ -86,23 +89,23 @@ export async function listChannelObjects(tx: Tx, user: UserRow, f: ChannelListFi
     return f.includeWebPublic && c.is_web_public;
   });
   wanted.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const presenter = await channelPresenter(tx, user.realm_id, wanted);
+  const presenter = await channelPresenter(tx, user.realm_id, wanted, now);
   return wanted.map((c) => presenter.channel(c, { includeDefault: f.includeDefault }));
 }
 
 /** GET /users/me/subscriptions: the user's active subscriptions to unarchived channels. */
-export async function listSubscriptionObjects(tx: Tx, user: UserRow, includeSubscribers: boolean): Promise<Array<Record<string, unknown>>> {
+export async function listSubscriptionObjects(tx: Tx, user: UserRow, includeSubscribers: boolean, now: number): Promise<Array<Record<string, unknown>>> {
   const subs = await getUserChannelSubscriptions(tx, user.id);
   const channels = (await getChannelsByIds(tx, user.realm_id, subs.map((s) => s.channel_id))).filter((c) => !c.deactivated);
   channels.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const presenter = await channelPresenter(tx, user.realm_id, channels);
+  const presenter = await channelPresenter(tx, user.realm_id, channels, now);
   const subByChannel = new Map(subs.map((s) => [s.channel_id, s]));
   return channels.map((c) => presenter.subscription(subByChannel.get(c.id) as SubscriptionRow, c, { includeSubscribers }));
 }
 
-/** GET /streams/{stream_id}/members: subscribers of an unarchived channel the user may see. */
+/** GET /streams/{stream_id}/members: subscribers of a channel the user may see, archived ones too (FL 480). */
 export async function getChannelSubscriberIds(tx: Tx, user: UserRow, channelId: number): Promise<number[]> {
-  const { channel } = await accessChannelById(tx, user, channelId, { requireActive: true });
+  const { channel } = await accessChannelById(tx, user, channelId);
   return getSubscriberIds(tx, channel.recipient_id as number);
 }
 

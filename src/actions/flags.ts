@@ -14,7 +14,7 @@ import { EDITABLE_FLAGS, FLAG_BITS, isFlagName, type FlagName } from "../lib/fla
 import { MESSAGE_TYPE } from "../lib/present-message.js";
 import { normalizeTopic } from "../lib/topics.js";
 import { Membership } from "../policy/group-settings.js";
-import { RECIPIENT, getChannelsByRecipientIds, getRecipientMembers, getRecipientsByIds } from "../store/channels.js";
+import { getChannelsByRecipientIds, getRecipientMembers } from "../store/channels.js";
 import { transaction, type Tx } from "../store/db.js";
 import { getMessagesByIds, getUserMessageFlags } from "../store/messages.js";
 import { getSubscribedChannelIds } from "../store/subscriptions.js";
@@ -119,15 +119,12 @@ export async function doUpdateMessageFlags(
 async function unreadDetails(tx: Tx, user: UserRow, ids: readonly number[]): Promise<Record<string, Record<string, unknown>>> {
   const messages = await getMessagesByIds(tx, ids);
   const recipientIds = messages.map((m) => m.recipient_id);
-  const [recipients, channels, flags] = await Promise.all([
-    getRecipientsByIds(tx, recipientIds),
+  const directRecipientIds = messages.filter((m) => m.type !== MESSAGE_TYPE.CHANNEL).map((m) => m.recipient_id);
+  const [groups, channels, flags] = await Promise.all([
+    getRecipientMembers(tx, directRecipientIds),
     getChannelsByRecipientIds(tx, recipientIds),
     getUserMessageFlags(tx, user.id, ids),
   ]);
-  const groups = await getRecipientMembers(
-    tx,
-    recipients.filter((r) => r.type === RECIPIENT.DIRECT_MESSAGE_GROUP).map((r) => r.id),
-  );
   const mentionBits = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
   const out: Record<string, Record<string, unknown>> = {};
   for (const m of messages) {
@@ -136,11 +133,8 @@ async function unreadDetails(tx: Tx, user: UserRow, ids: readonly number[]): Pro
     if (m.type === MESSAGE_TYPE.CHANNEL && channel) {
       Object.assign(detail, { type: "stream", stream_id: channel.id, topic: m.subject });
     } else {
-      const recipient = recipients.find((r) => r.id === m.recipient_id);
-      const participants =
-        recipient?.type === RECIPIENT.PERSONAL ? [m.sender_id, recipient.type_id] : (groups.get(m.recipient_id) ?? []);
       detail.type = "private";
-      detail.user_ids = [...new Set(participants)].filter((id) => id !== user.id).sort((a, b) => a - b);
+      detail.user_ids = (groups.get(m.recipient_id) ?? []).filter((id) => id !== user.id);
     }
     if (((flags.get(m.id) ?? 0) & mentionBits) !== 0) detail.mentioned = true;
     out[String(m.id)] = detail;

@@ -1,13 +1,14 @@
 /**
  * Resolving where a message goes (send-message's `type` + `to`): a channel by name or id, or a
- * direct-message conversation by user ids or emails — 1:1 conversations use the other user's
- * personal recipient, larger ones a direct-message group.
+ * direct-message conversation by user ids or emails, addressed to the direct-message group of its
+ * participants.
  */
 import { channelIdNotFound, channelNameNotFound, accessChannel } from "../access/channels.js";
 import { ApiError, invalidParam } from "../errors.js";
 import type { Membership } from "../policy/group-settings.js";
-import { RECIPIENT, getChannelById, getChannelByName, getRecipientId, insertRecipient } from "../store/channels.js";
+import { RECIPIENT, getChannelById, getChannelByName, insertRecipient } from "../store/channels.js";
 import type { Tx } from "../store/db.js";
+import { directGroupKey, getDirectGroupRecipientId } from "../store/direct-messages.js";
 import { subscribeUsers } from "../store/subscriptions.js";
 import type { ChannelRow, UserRow } from "../store/types.js";
 import { sql } from "kysely";
@@ -96,29 +97,26 @@ export async function resolveDirectRecipients(tx: Tx, sender: UserRow, to: Array
   return rows;
 }
 
-/** The recipient row for a conversation among `participantIds` (the sender included). */
-export async function directRecipientId(tx: Tx, realmId: number, senderId: number, participantIds: number[]): Promise<number> {
-  const others = participantIds.filter((id) => id !== senderId);
-  if (others.length <= 1) {
-    const target = others[0] ?? senderId;
-    return (await getRecipientId(tx, RECIPIENT.PERSONAL, target)) ?? insertRecipient(tx, RECIPIENT.PERSONAL, target);
-  }
+/**
+ * The recipient row of the direct-message conversation among `participantIds` (the sender
+ * included). Every conversation is a direct-message group of its participants, 1:1 ones (two
+ * members) and messages to oneself (one) too, as in Zulip since feature level 482: both directions
+ * of a 1:1 conversation share one `recipient_id`.
+ */
+export async function directRecipientId(tx: Tx, realmId: number, participantIds: number[]): Promise<number> {
+  const existing = await getDirectGroupRecipientId(tx, realmId, participantIds);
+  if (existing !== undefined) return existing;
   const sorted = [...new Set(participantIds)].sort((a, b) => a - b);
-  const key = sorted.join(",");
-  const existing = await tx.db
-    .selectFrom("direct_message_groups")
-    .select("id")
-    .where("realm_id", "=", realmId)
-    .where("member_key", "=", key)
+  // Two first messages of one conversation at once: the second waits for the first to commit,
+  // inserts nothing and finds the group the first made.
+  const inserted = await tx.db
+    .insertInto("direct_message_groups")
+    .values({ realm_id: realmId, member_key: directGroupKey(sorted), group_size: sorted.length })
+    .onConflict((oc) => oc.columns(["realm_id", "member_key"]).doNothing())
+    .returning("id")
     .executeTakeFirst();
-  if (existing) return (await getRecipientId(tx, RECIPIENT.DIRECT_MESSAGE_GROUP, existing.id)) as number;
-  const groupId = (
-    await tx.db
-      .insertInto("direct_message_groups")
-      .values({ realm_id: realmId, member_key: key, group_size: sorted.length })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
+  if (inserted === undefined) return (await getDirectGroupRecipientId(tx, realmId, sorted)) as number;
+  const groupId = inserted.id;
   const recipientId = await insertRecipient(tx, RECIPIENT.DIRECT_MESSAGE_GROUP, groupId);
   await subscribeUsers(tx, recipientId, sorted, () => "#c2c2c2");
   return recipientId;

@@ -1,14 +1,14 @@
 /**
  * Message objects. For a batch read from the store, everything they need (senders, channel names,
  * DM participants, reactions, submessages, edits, topic links) is loaded with one query per kind,
- * and only the kinds the batch has (channel rows for channel messages, recipients for direct
- * ones). A message just sent needs none of them: its sender, channel or participants and the
- * realm's linkifiers are at hand, and it has no reactions, submessages or edits yet.
+ * and only the kinds the batch has (channel rows for channel messages, group members for direct
+ * ones). A message just sent needs none of them: its sender, channel or participants, the widget
+ * it may start and the realm's linkifiers are at hand, and it has no reactions or edits yet.
  */
 import { groupBy } from "../lib/group-by.js";
 import { renderTopicLinks } from "../markdown/index.js";
 import { MESSAGE_TYPE, presentMessage, type DisplayRecipientUser, type EditRow, type MessageExtras, type PresentMessageOptions } from "../lib/present-message.js";
-import { RECIPIENT, getChannelsByRecipientIds, getRecipientMembers, getRecipientsByIds } from "../store/channels.js";
+import { getChannelsByRecipientIds, getRecipientMembers } from "../store/channels.js";
 import type { Tx } from "../store/db.js";
 import { getEditsForMessages, getReactionsForMessages, getSubmessagesForMessages } from "../store/messages.js";
 import { getLinkifiers } from "../store/render-refs.js";
@@ -72,25 +72,16 @@ export async function presentMessages(
   if (messages.length === 0) return [];
   const ids = messages.map((m) => m.id);
   const recipientsOf = (type: number) => [...new Set(messages.filter((m) => m.type === type).map((m) => m.recipient_id))];
-  const [recipients, channels, reactions, submessages, edits, linkifiers] = await Promise.all([
-    getRecipientsByIds(tx, recipientsOf(MESSAGE_TYPE.DIRECT)),
+  const [groupMembers, channels, reactions, submessages, edits, linkifiers] = await Promise.all([
+    getRecipientMembers(tx, recipientsOf(MESSAGE_TYPE.DIRECT)),
     getChannelsByRecipientIds(tx, recipientsOf(MESSAGE_TYPE.CHANNEL)),
     getReactionsForMessages(tx, ids),
     getSubmessagesForMessages(tx, ids),
     realm.allow_edit_history ? getEditsForMessages(tx, ids) : Promise.resolve([]),
     getLinkifiers(tx, realm.id),
   ]);
-  const groupMembers = await getRecipientMembers(
-    tx,
-    recipients.filter((r) => r.type === RECIPIENT.DIRECT_MESSAGE_GROUP).map((r) => r.id),
-  );
-  const recipientById = new Map(recipients.map((r) => [r.id, r]));
-  const participantIds = (m: MessageRow): number[] => {
-    const r = recipientById.get(m.recipient_id);
-    if (!r || r.type === RECIPIENT.CHANNEL) return [];
-    if (r.type === RECIPIENT.PERSONAL) return [...new Set([m.sender_id, r.type_id])];
-    return groupMembers.get(r.id) ?? [];
-  };
+  // A direct message's participants are its group's members (1:1 and self conversations too).
+  const participantIds = (m: MessageRow): number[] => (m.type === MESSAGE_TYPE.CHANNEL ? [] : (groupMembers.get(m.recipient_id) ?? []));
   const users = await getUsersByIds(tx, realm.id, [...messages.map((m) => m.sender_id), ...messages.flatMap(participantIds)]);
   const userById = new Map<number, UserRow>(users.map((u) => [u.id, u]));
   const channelByRecipient = new Map(channels.map((c) => [c.recipient_id as number, c]));
@@ -130,9 +121,17 @@ export async function presentMessages(
 export function presentNewMessage(
   realm: RealmRow,
   m: MessageRow,
-  known: { sender: UserRow; channel: ChannelRow | null; participants: UserRow[]; linkifiers: readonly Linkifier[] },
+  known: {
+    sender: UserRow;
+    channel: ChannelRow | null;
+    participants: UserRow[];
+    /** The widget the message starts, if any (actions/submessages.ts). */
+    submessages: MessageExtras["submessages"];
+    linkifiers: readonly Linkifier[];
+  },
   opts: ViewOptions,
 ): Record<string, unknown> {
-  const parts: MessageParts = { sender: known.sender, channel: known.channel, participants: known.participants, reactions: [], submessages: [], edits: [], flags: null };
+  const { sender, channel, participants, submessages } = known;
+  const parts: MessageParts = { sender, channel, participants, reactions: [], submessages, edits: [], flags: null };
   return assemble(realm, m, parts, known.linkifiers, opts);
 }

@@ -14,9 +14,9 @@ import { RESOLVED_TOPIC_PREFIX } from "../lib/topics.js";
 import { canReadSharedHistory, canSeeChannelMetadata, type ChannelViewer } from "../policy/channels.js";
 import { Membership } from "../policy/group-settings.js";
 import { isGuest } from "../policy/roles.js";
-import { RECIPIENT, getChannelById, getChannelByName, getRecipientMembers, getRecipientsByIds, listChannels } from "../store/channels.js";
+import { getChannelById, getChannelByName, getRecipientMembers, listChannels } from "../store/channels.js";
 import type { Tx } from "../store/db.js";
-import { getDirectGroupRecipientId, getDirectGroupRecipientIdsWithAll, getPersonalRecipientIds } from "../store/direct-messages.js";
+import { getDirectGroupRecipientId, getDirectGroupRecipientIdsWithAll } from "../store/direct-messages.js";
 import type { NarrowCond, NarrowQuery } from "../store/narrow.js";
 import { isSubscribed } from "../store/subscriptions.js";
 import type { ChannelRow, UserRow } from "../store/types.js";
@@ -95,6 +95,11 @@ class Resolver {
 
   private async channels(operand: Operand): Promise<TermResult> {
     const all = await listChannels(this.tx, this.user.realm_id, { includeArchived: true });
+    if (operand === "archived") {
+      // Feature level 489: the messages the user received in channels since archived, so only
+      // their own rows are searched, whatever the channels' history settings.
+      return { cond: { kind: "recipients", ids: all.filter((c) => c.deactivated).map((c) => c.recipient_id as number) }, sharedHistory: false };
+    }
     const webPublic = operand === "web-public";
     const chosen = all.filter((c) => (webPublic ? c.is_web_public : !c.invite_only && c.history_public_to_subscribers));
     return {
@@ -117,17 +122,6 @@ class Resolver {
     return found;
   }
 
-  /** Both directions of the 1:1 conversation between the viewer and `other`. */
-  private async pairCond(other: number): Promise<NarrowCond> {
-    const personal = await getPersonalRecipientIds(this.tx, [this.user.id, other]);
-    const branches: NarrowCond[] = [];
-    const mine = personal.get(this.user.id);
-    const theirs = personal.get(other);
-    if (mine !== undefined) branches.push(and({ kind: "sender", userId: other }, { kind: "recipients", ids: [mine] }));
-    if (theirs !== undefined) branches.push(and({ kind: "sender", userId: this.user.id }, { kind: "recipients", ids: [theirs] }));
-    return or(...branches);
-  }
-
   private async dm(operand: Operand): Promise<TermResult> {
     const display = Array.isArray(operand) ? `[${operand.join(", ")}]` : String(operand);
     const byEmail = typeof operand === "string";
@@ -140,24 +134,18 @@ class Resolver {
       : await getUsersByIds(this.tx, this.user.realm_id, keys as number[]);
     const users = found.filter((u): u is UserRow => u !== undefined);
     if (users.length !== keys.length) throw badNarrow(`unknown user in ${display}`);
-    const participants = [...new Set([this.user.id, ...users.map((u) => u.id)])];
-    if (participants.length > 2) {
-      const recipientId = await getDirectGroupRecipientId(this.tx, this.user.realm_id, participants);
-      return { cond: recipientId === undefined ? { kind: "const", value: false } : { kind: "recipients", ids: [recipientId] }, selective: true };
-    }
-    const other = participants.find((id) => id !== this.user.id);
-    if (other !== undefined) return { cond: await this.pairCond(other), selective: true };
-    const self = (await getPersonalRecipientIds(this.tx, [this.user.id])).get(this.user.id);
-    if (self === undefined) return { cond: { kind: "const", value: false } };
-    return { cond: and({ kind: "sender", userId: this.user.id }, { kind: "recipients", ids: [self] }), selective: true };
+    // The conversation's group: the viewer with the named users (only the viewer for dm:me).
+    const recipientId = await getDirectGroupRecipientId(this.tx, this.user.realm_id, [this.user.id, ...users.map((u) => u.id)]);
+    if (recipientId === undefined) return { cond: { kind: "const", value: false } };
+    return { cond: { kind: "recipients", ids: [recipientId] }, selective: true };
   }
 
   private async dmIncluding(operand: Operand, groupsOnly: boolean): Promise<TermResult> {
     const other = await this.oneUser(operand);
     if (other.id === this.user.id && !groupsOnly) return { cond: { kind: "type", type: MESSAGE_TYPE.DIRECT } };
-    const groups: NarrowCond = { kind: "recipients", ids: await getDirectGroupRecipientIdsWithAll(this.tx, [this.user.id, other.id]) };
-    if (groupsOnly) return { cond: groups, selective: true };
-    return { cond: or(await this.pairCond(other.id), groups), selective: true };
+    // group-pm-with counts only groups of three or more; dm-including the 1:1 conversation too.
+    const ids = await getDirectGroupRecipientIdsWithAll(this.tx, [this.user.id, other.id], groupsOnly ? 3 : 1);
+    return { cond: { kind: "recipients", ids }, selective: true };
   }
 
   private isTerm(operand: string): NarrowCond {
@@ -249,12 +237,8 @@ async function replaceWith(tx: Tx, user: UserRow, terms: NarrowTerm[]): Promise<
       ...others,
     ];
   }
-  const [recipient] = await getRecipientsByIds(tx, [message.recipient_id]);
-  const members =
-    recipient.type === RECIPIENT.PERSONAL
-      ? [message.sender_id, recipient.type_id]
-      : ((await getRecipientMembers(tx, [recipient.id])).get(recipient.id) ?? []);
-  return [{ operator: "dm", operand: [...new Set(members)], negated: false }, ...others];
+  const members = (await getRecipientMembers(tx, [message.recipient_id])).get(message.recipient_id) ?? [];
+  return [{ operator: "dm", operand: members, negated: false }, ...others];
 }
 
 export async function resolveNarrow(tx: Tx, user: UserRow, parsed: NarrowTerm[]): Promise<ResolvedNarrow> {

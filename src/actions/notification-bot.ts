@@ -110,7 +110,7 @@ export async function sendDirectNotice(
   const bot = await getNotificationBot(deps, tx, realm);
   const participants = [...new Set([bot.id, recipient.id])];
   const delivery = {
-    recipientId: await directRecipientId(tx, realm.id, bot.id, participants),
+    recipientId: await directRecipientId(tx, realm.id, participants),
     channel: null,
     topic: "",
     userIds: participants,

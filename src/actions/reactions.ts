@@ -49,11 +49,11 @@ async function publishReaction(
   accessed: AccessedMessage,
   reaction: ReactionKey & { emojiName: string },
 ): Promise<void> {
+  // Zulip removed the deprecated `user` object at feature level 484; `user_id` names the reactor.
   const event = {
     type: "reaction",
     op,
     user_id: user.id,
-    user: { user_id: user.id, email: user.email, full_name: user.full_name },
     message_id: reaction.messageId,
     emoji_name: reaction.emojiName,
     emoji_code: reaction.emojiCode,

@@ -2,7 +2,8 @@
  * Custom emoji (issue 6, item 9; Zulip's get-custom-emoji, upload-custom-emoji and
  * deactivate-custom-emoji). Images are PNG, GIF, JPEG or WebP up to 5 MiB, recognised by their
  * bytes; they live in upload storage under `user_avatars/{realm_id}/emoji/images/{file}`, the path
- * of their URL (`source_url`). Deactivated emoji keep their image: old messages still show it.
+ * of their URL (`source_url`), and an animated one's first frame under `…/images/still/{name}.png`
+ * (`still_url`). Deactivated emoji keep their image: old messages still show it.
  * Every change reaches everyone: as the whole list (realm_emoji update), or, for clients with the
  * individual_emoji_changes capability (FL 491), as the one emoji added (add) or the one property
  * changed (update_one).
@@ -13,7 +14,7 @@ import { ApiError, insufficientPermission } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
 import { presentRealmEmoji, realmEmojiState } from "../events/state/misc.js";
 import { unicodeEmojiByName } from "../lib/emoji.js";
-import { detectImageType } from "../lib/image-types.js";
+import { detectImageType, emojiStillFileName } from "../lib/image-types.js";
 import { randomToken } from "../lib/secrets.js";
 import { Membership } from "../policy/group-settings.js";
 import { isRealmAdmin } from "../policy/roles.js";
@@ -22,6 +23,7 @@ import { deactivateRealmEmoji, getActiveRealmEmojiByName, insertRealmEmoji, type
 import type { RealmRow, UserRow } from "../store/types.js";
 import { listActiveUserIds } from "../store/users.js";
 import { uploadStorage } from "../uploads/storage.js";
+import { renderStillFrame } from "../uploads/thumbnailer.js";
 import { checkMemberOrAdmin } from "./caller-checks.js";
 import type { IncomingFile } from "./uploads.js";
 
@@ -33,6 +35,11 @@ export const MAX_EMOJI_NAME_LENGTH = 60;
 /** Where an emoji image is stored; the same path, below the site root, is its URL. */
 export function emojiPathId(realmId: number, fileName: string): string {
   return `user_avatars/${realmId}/emoji/images/${fileName}`;
+}
+
+/** Where the still image (first frame) of an animated emoji is stored; its URL is its `still_url`. */
+export function emojiStillPathId(realmId: number, fileName: string): string {
+  return emojiPathId(realmId, `still/${emojiStillFileName(fileName)}`);
 }
 
 /**
@@ -113,16 +120,22 @@ export async function checkAddRealmEmoji(
   const fileName = `${randomToken(12)}.${type.extension}`;
   const storage = uploadStorage(deps.config);
   const pathId = emojiPathId(realm.id, fileName);
+  // An animated emoji also gets a still image, its first frame, for clients that do not animate
+  // (its still_url; Zulip 5.0, feature level 97).
+  const still = type.extension === "jpg" ? null : await renderStillFrame(data, String(user.id));
+  const stillPathId = emojiStillPathId(realm.id, fileName);
   await storage.put(pathId, Readable.from([data]), type.contentType);
   try {
+    if (still) await storage.put(stillPathId, Readable.from([still]), "image/png");
     await transaction(deps.store, async (tx) => {
       // Checked again inside the transaction: another upload may have taken the name meanwhile.
       await checkMayAddEmoji(tx, realm, user, name);
-      const emoji = await insertRealmEmoji(tx, { realm_id: realm.id, name, author_id: user.id, file_name: fileName });
+      const emoji = await insertRealmEmoji(tx, { realm_id: realm.id, name, author_id: user.id, file_name: fileName, is_animated: still !== null });
       await publishRealmEmoji(deps, tx, realm, { op: "add", emoji });
     });
   } catch (err) {
     await storage.delete(pathId);
+    if (still) await storage.delete(stillPathId);
     throw err;
   }
 }

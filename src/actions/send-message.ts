@@ -5,6 +5,7 @@
 import type { AppDeps } from "../deps.js";
 import { ApiError, missingParam } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
+import { dayOf } from "../lib/channel-traffic.js";
 import { FLAG_BITS, flagNames } from "../lib/flags.js";
 import { groupBy } from "../lib/group-by.js";
 import { MESSAGE_TYPE } from "../lib/present-message.js";
@@ -16,6 +17,7 @@ import { isRealmAdmin } from "../policy/roles.js";
 import { transaction, type Tx } from "../store/db.js";
 import { getGroupMemberIds } from "../store/groups.js";
 import { getAlertWordsForUsers, getTopicParticipantIds, insertMessage, insertUserMessages, topicExists } from "../store/messages.js";
+import { countChannelMessage } from "../store/channel-traffic.js";
 import { getSubscriberIds, isSubscribed } from "../store/subscriptions.js";
 import { getLinkifiers } from "../store/render-refs.js";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../store/types.js";
@@ -33,6 +35,7 @@ import { presentNewMessage } from "./message-views.js";
 import { claimAttachments } from "./attachments.js";
 import { doSetFirstMessageId } from "./first-message.js";
 import { renderContent } from "./render.js";
+import { doAddWidgetOnSend, type Submessage } from "./submessages.js";
 
 export const MAX_MESSAGE_LENGTH = 10000;
 /** Zulip's wildcard_mention_large_stream_threshold: above it, @all needs can_mention_many_users_group. */
@@ -126,7 +129,7 @@ async function directDelivery(tx: Tx, realm: RealmRow, sender: UserRow, input: S
   if (!othersAreBots && !membership.has(realm.direct_message_permission_group_id) && !isRealmAdmin(sender)) {
     throw new ApiError("You do not have permission to send direct messages to this recipient.");
   }
-  const recipientId = await directRecipientId(tx, realm.id, sender.id, participantIds);
+  const recipientId = await directRecipientId(tx, realm.id, participantIds);
   const participants = [...new Map([sender, ...recipients].map((u) => [u.id, u])).values()];
   return { recipientId, channel: null, topic: "", userIds: participantIds, senderSubscribed: true, participants };
 }
@@ -229,6 +232,7 @@ export async function doSendMessage(
     is_me_message: rendered.isMeMessage,
   };
   const messageId = await insertMessage(tx, message);
+  if (delivery.channel) await countChannelMessage(tx, delivery.channel.id, dayOf(message.date_sent));
   if (delivery.channel && delivery.channel.first_message_id === null) await doSetFirstMessageId(deps, tx, delivery.channel, messageId, delivery.userIds);
   await claimAttachments(tx, deps.events, realm, sender.id, messageId, rendered.attachmentPathIds);
   const mentioned = await mentionedUserIds(tx, rendered);
@@ -248,7 +252,8 @@ export async function doSendMessage(
     return { user_id: userId, message_id: messageId, flags };
   });
   await insertUserMessages(tx, rows);
-  await publishMessageEvents(deps, tx, realm, { ...message, id: messageId }, { sender, delivery, rows }, opts);
+  const submessages = await doAddWidgetOnSend(tx, messageId, sender.id, content);
+  await publishMessageEvents(deps, tx, realm, { ...message, id: messageId }, { sender, delivery, rows, submessages }, opts);
   return messageId;
 }
 
@@ -263,15 +268,15 @@ async function publishMessageEvents(
   tx: Tx,
   realm: RealmRow,
   message: MessageRow,
-  sent: { sender: UserRow; delivery: Delivery; rows: Array<{ user_id: number; flags: number }> },
+  sent: { sender: UserRow; delivery: Delivery; rows: Array<{ user_id: number; flags: number }>; submessages: Submessage[] },
   opts: Pick<SendOptions, "queueId" | "localId">,
 ): Promise<void> {
-  const { sender, delivery, rows } = sent;
+  const { sender, delivery, rows, submessages } = sent;
   const participants = delivery.channel ? [] : (delivery.participants ?? (await getUsersByIds(tx, realm.id, delivery.userIds)));
   const html = presentNewMessage(
     realm,
     message,
-    { sender, channel: delivery.channel, participants, linkifiers: await getLinkifiers(tx, realm.id) },
+    { sender, channel: delivery.channel, participants, submessages, linkifiers: await getLinkifiers(tx, realm.id) },
     { applyMarkdown: true, gravatar: deps.config.enableGravatar, clientGravatar: false, allowEmptyTopicName: true },
   );
   delete html.flags;

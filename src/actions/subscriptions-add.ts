@@ -79,7 +79,7 @@ async function publishSubscriptionEvents(
   newRows: ReadonlyMap<number, SubscriptionRow[]>,
   ctx: { created: ReadonlySet<number>; audiencesBefore: ReadonlyMap<number, Set<number>> },
 ): Promise<void> {
-  const presenter = await channelPresenter(tx, realm.id, channels);
+  const presenter = await channelPresenter(tx, realm.id, channels, deps.clock.now());
   const audiences = await channelAudiences(tx, realm.id, channels);
   for (const channel of channels) {
     const newIds = (newRows.get(channel.id) ?? []).map((r) => r.user_id);

@@ -96,7 +96,7 @@ async function publishRemovalEvents(
   const byUser = new Map<number, SubscriptionPair[]>();
   for (const pair of removed) byUser.set(pair.user.id, [...(byUser.get(pair.user.id) ?? []), pair]);
   const privateChannels = [...new Map(removed.filter((p) => p.channel.invite_only).map((p) => [p.channel.id, p.channel])).values()];
-  const presenter = await channelPresenter(tx, realm.id, privateChannels);
+  const presenter = await channelPresenter(tx, realm.id, privateChannels, deps.clock.now());
   for (const [userId, pairs] of byUser) {
     const subscriptions = pairs.map((p) => ({ name: p.channel.name, stream_id: p.channel.id }));
     publishOnCommit(tx, deps.events, { type: "subscription", op: "remove", subscriptions }, [userId]);

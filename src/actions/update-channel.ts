@@ -175,7 +175,7 @@ export async function checkUpdateChannel(deps: AppDeps, tx: Tx, realm: RealmRow,
   const updated = (await getChannelById(tx, realm.id, channel.id)) as ChannelRow;
   // Zulip keeps the legacy stream_post_policy and is_announcement_only (derived from
   // can_send_message_group, FL 333) current with their own updates.
-  const presenter = await channelPresenter(tx, realm.id, [channel, updated]);
+  const presenter = await channelPresenter(tx, realm.id, [channel, updated], deps.clock.now());
   const [was, now] = [presenter.channel(channel), presenter.channel(updated)];
   for (const legacy of ["stream_post_policy", "is_announcement_only"]) if (was[legacy] !== now[legacy]) events.push({ property: legacy, value: now[legacy] });
   await insertAuditLog(tx, {

@@ -79,8 +79,8 @@ export async function doChangeFullName(deps: AppDeps, tx: Tx, target: UserRow, f
   if (target.is_bot) await publishBotUpdate(deps, tx, target, { full_name: fullName });
 }
 
-/** A new real address; the API email follows it while the address is visible to everyone. */
-async function doChangeDeliveryEmail(deps: AppDeps, tx: Tx, realm: RealmRow, target: UserRow, email: string): Promise<void> {
+/** A new real address; the API email follows it while the address is visible to everyone (a bot's always is). */
+export async function doChangeDeliveryEmail(deps: AppDeps, tx: Tx, realm: RealmRow, target: UserRow, email: string): Promise<void> {
   const after = { ...target, delivery_email: email };
   const apiEmail = apiEmailFor(after, emailVisibilityOf(target), fakeEmailDomain(deps.config, realm.string_id));
   await updateUser(tx, target.id, { delivery_email: email, email: apiEmail });

@@ -46,9 +46,7 @@ async function checkStatusEmoji(tx: Tx, realmId: number, input: StatusInput): Pr
   return { emoji_name: input.emojiName, emoji_code: emojiCode, reaction_type: reactionType };
 }
 
-/** POST /users/me/status. */
-export async function updateOwnStatus(deps: AppDeps, user: UserRow, input: StatusInput): Promise<void> {
-  checkHumanCaller(user);
+function checkStatusText(input: StatusInput): string | undefined {
   const statusText = input.statusText?.trim();
   if (statusText !== undefined && [...statusText].length > MAX_STATUS_TEXT_LENGTH) {
     throw new ApiError(`status_text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
@@ -56,19 +54,42 @@ export async function updateOwnStatus(deps: AppDeps, user: UserRow, input: Statu
   if (input.away === undefined && statusText === undefined && input.emojiName === undefined) {
     throw new ApiError("Client did not pass any new values.");
   }
+  return statusText;
+}
+
+/** Applies checked changes to `user`'s status and tells everyone in the realm. */
+async function doUpdateStatus(deps: AppDeps, tx: Tx, user: UserRow, input: StatusInput, statusText: string | undefined): Promise<void> {
+  const changes: StatusChanges = { ...(await checkStatusEmoji(tx, user.realm_id, input)) };
+  if (statusText !== undefined) changes.status_text = statusText;
+  const event: Record<string, unknown> = { type: "user_status", user_id: user.id, ...changes };
+  if (input.away !== undefined) {
+    const stored = JSON.parse(user.settings) as Record<string, unknown>;
+    stored.presence_enabled = !input.away;
+    await updateUser(tx, user.id, { settings: JSON.stringify(stored) });
+    publishUserSettingChange(tx, deps.events, user, "presence_enabled", !input.away);
+    event.away = input.away;
+  }
+  if (Object.keys(changes).length > 0) await saveUserStatus(tx, user.id, changes, deps.clock.now());
+  publishOnCommit(tx, deps.events, event as { type: string }, await listActiveUserIds(tx, user.realm_id));
+}
+
+/** POST /users/me/status. */
+export async function updateOwnStatus(deps: AppDeps, user: UserRow, input: StatusInput): Promise<void> {
+  checkHumanCaller(user);
+  const statusText = checkStatusText(input);
+  await transaction(deps.store, (tx) => doUpdateStatus(deps, tx, user, input, statusText));
+}
+
+/**
+ * POST /users/{user_id}/status (FL 407): an administrator (an administrator bot too, since FL
+ * 473) sets another active human user's status text and emoji. `away` is the user's own
+ * presence setting, not part of this endpoint.
+ */
+export async function updateStatusOf(deps: AppDeps, actor: UserRow, userId: number, input: Omit<StatusInput, "away">): Promise<void> {
   await transaction(deps.store, async (tx) => {
-    const changes: StatusChanges = { ...(await checkStatusEmoji(tx, user.realm_id, input)) };
-    if (statusText !== undefined) changes.status_text = statusText;
-    const event: Record<string, unknown> = { type: "user_status", user_id: user.id, ...changes };
-    if (input.away !== undefined) {
-      const stored = JSON.parse(user.settings) as Record<string, unknown>;
-      stored.presence_enabled = !input.away;
-      await updateUser(tx, user.id, { settings: JSON.stringify(stored) });
-      publishUserSettingChange(tx, deps.events, user, "presence_enabled", !input.away);
-      event.away = input.away;
-    }
-    if (Object.keys(changes).length > 0) await saveUserStatus(tx, user.id, changes, deps.clock.now());
-    publishOnCommit(tx, deps.events, event as { type: string }, await listActiveUserIds(tx, user.realm_id));
+    // Bots are not targets, so only administrators pass canAdminUser here (Zulip's access_user_by_id).
+    const target = await accessUserById(tx, actor, userId, { forAdmin: true });
+    await doUpdateStatus(deps, tx, target, input, checkStatusText(input));
   });
 }
 

@@ -1,6 +1,6 @@
-/** Bot endpoints (Zulip's add-bot, get-bots, update-bot, deactivate-bot). */
+/** Bot endpoints (Zulip's add-bot, get-bots, update-bot, deactivate-bot, get-bot-api-key). */
 import { deactivateBot, updateBot } from "../actions/bot-admin.js";
-import { createBot, listOwnBots } from "../actions/bots.js";
+import { createBot, getBotApiKey, listOwnBots } from "../actions/bots.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import * as v from "../lib/validate.js";
@@ -54,6 +54,7 @@ export const patchBot = endpoint({
   params: {
     bot_id: p.int().path(),
     full_name: p.str().optional(),
+    short_name: p.str().optional(),
     role: roleParam.optional(),
     bot_owner_id: p.json(v.int).optional(),
     ...defaultParams,
@@ -61,6 +62,7 @@ export const patchBot = endpoint({
   async handler(ctx, params) {
     return updateBot(ctx.deps, ctx.realm, ctx.user, params.bot_id, {
       fullName: params.full_name,
+      shortName: params.short_name,
       role: params.role,
       botOwnerId: params.bot_owner_id,
       defaultSendingStream: params.default_sending_stream,
@@ -80,4 +82,14 @@ export const deleteBot = endpoint({
   },
 });
 
-export const botEndpoints = [addBot, getBots, patchBot, deleteBot];
+export const getBotKey = endpoint({
+  method: "GET",
+  path: "/bots/:bot_id/api_key",
+  auth: "user",
+  params: { bot_id: p.int().path() },
+  async handler(ctx, { bot_id }) {
+    return { api_key: await getBotApiKey(readTx(ctx.deps.store), ctx.user, bot_id) };
+  },
+});
+
+export const botEndpoints = [addBot, getBots, patchBot, deleteBot, getBotKey];

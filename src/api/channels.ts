@@ -76,7 +76,7 @@ export const getChannels = endpoint({
       includeDefault: q.include_default,
       includeOwnerSubscribed: q.include_owner_subscribed,
       includeCanAccessContent: q.include_can_access_content,
-    });
+    }, ctx.deps.clock.now());
     return { streams };
   },
 });
@@ -87,7 +87,7 @@ export const getChannelById = endpoint({
   auth: "user",
   params: { stream_id: p.int().path() },
   async handler(ctx, { stream_id }) {
-    return { stream: await getChannelObject(readTx(ctx.deps.store), ctx.user, stream_id) };
+    return { stream: await getChannelObject(readTx(ctx.deps.store), ctx.user, stream_id, ctx.deps.clock.now()) };
   },
 });
 

@@ -29,6 +29,7 @@ import { realmEmojiEndpoints } from "./realm-emoji.js";
 import { serverEndpoints } from "./server.js";
 import { savedSnippetEndpoints } from "./saved-snippets.js";
 import { settingsEndpoints } from "./settings.js";
+import { submessageEndpoints } from "./submessages.js";
 import { subscriptionEndpoints } from "./subscriptions.js";
 import { topicEndpoints } from "./topics.js";
 import { typingEndpoints } from "./typing.js";
@@ -60,6 +61,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...messageEditEndpoints,
   ...reactionEndpoints,
   ...readReceiptEndpoints,
+  ...submessageEndpoints,
   ...topicEndpoints,
   ...uploadEndpoints,
   ...attachmentEndpoints,

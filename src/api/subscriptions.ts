@@ -37,7 +37,7 @@ export const getSubscriptions = endpoint({
     include_subscribers: includeSubscribersParam(),
   },
   async handler(ctx, { include_subscribers }) {
-    return { subscriptions: await listSubscriptionObjects(readTx(ctx.deps.store), ctx.user, include_subscribers !== "false") };
+    return { subscriptions: await listSubscriptionObjects(readTx(ctx.deps.store), ctx.user, include_subscribers !== "false", ctx.deps.clock.now()) };
   },
 });
 

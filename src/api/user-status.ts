@@ -1,5 +1,5 @@
-/** Status endpoints (spec 4.12; Zulip's update-status and get-user-status). */
-import { getStatusOf, updateOwnStatus } from "../actions/user-status.js";
+/** Status endpoints (spec 4.12; Zulip's update-status, get-user-status and update-status-for-user). */
+import { getStatusOf, updateOwnStatus, updateStatusOf } from "../actions/user-status.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import { readTx } from "../store/db.js";
@@ -36,4 +36,25 @@ export const getUserStatus = endpoint({
   },
 });
 
-export const userStatusEndpoints = [updateStatus, getUserStatus];
+export const updateUserStatus = endpoint({
+  method: "POST",
+  path: "/users/:user_id/status",
+  auth: "user",
+  params: {
+    user_id: p.int().path(),
+    status_text: p.str().optional(),
+    emoji_name: p.str().optional(),
+    emoji_code: p.str().optional(),
+    reaction_type: p.str().optional(),
+  },
+  async handler(ctx, params) {
+    await updateStatusOf(ctx.deps, ctx.user, params.user_id, {
+      statusText: params.status_text,
+      emojiName: params.emoji_name,
+      emojiCode: params.emoji_code,
+      reactionType: params.reaction_type,
+    });
+  },
+});
+
+export const userStatusEndpoints = [updateStatus, getUserStatus, updateUserStatus];

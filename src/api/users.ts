@@ -58,10 +58,14 @@ export const getUsers = endpoint({
   method: "GET",
   path: "/users",
   auth: "user",
-  params: viewParams,
+  // user_ids (FL 384): only these users; ids that name nobody in the realm are left out.
+  params: { ...viewParams, user_ids: p.intList().optional() },
   async handler(ctx, params) {
     const tx = readTx(ctx.deps.store);
-    const members = await presentUsersFor(tx, ctx.user, await listUsers(tx, ctx.realm.id), {
+    const all = await listUsers(tx, ctx.realm.id);
+    const ids = params.user_ids === undefined ? null : new Set(params.user_ids);
+    const wanted = ids === null ? all : all.filter((u) => ids.has(u.id));
+    const members = await presentUsersFor(tx, ctx.user, wanted, {
       gravatar: ctx.deps.config.enableGravatar,
       clientGravatar: params.client_gravatar,
       includeCustomProfileFields: params.include_custom_profile_fields,

@@ -90,6 +90,9 @@ export class EventQueue {
           return String(m.subject).toLowerCase() === String(term.operand).toLowerCase();
         case "is":
           return term.operand === "dm" || term.operand === "private" ? m.type === "private" : true;
+        case "channels":
+          // Nothing is sent to an archived channel, so channels:archived (FL 489) matches no new message.
+          return term.operand !== "archived";
         default:
           return true;
       }

@@ -24,3 +24,8 @@ export function contentTypeOfExtension(fileName: string): string | null {
   const ext = fileName.slice(fileName.lastIndexOf(".") + 1);
   return { png: "image/png", gif: "image/gif", jpg: "image/jpeg", webp: "image/webp" }[ext] ?? null;
 }
+
+/** The file name of an animated emoji's still image: its own name, as a PNG (Zulip's still path). */
+export function emojiStillFileName(fileName: string): string {
+  return `${fileName.slice(0, fileName.lastIndexOf("."))}.png`;
+}

@@ -137,7 +137,8 @@ function normaliseTerm(term: NarrowTerm): NarrowTerm {
       if (operand !== "home" && operand !== "all") throw badNarrow(`unknown 'in' operand ${operand}`);
       return term;
     case "channels":
-      if (operand !== "public" && operand !== "web-public") throw badNarrow(`unknown channels operand ${operand}`);
+      // `archived` since feature level 489.
+      if (operand !== "public" && operand !== "web-public" && operand !== "archived") throw badNarrow(`unknown channels operand ${operand}`);
       return term;
     case "topic":
       // Clients that hide the empty topic show it as its display name, and send that back.

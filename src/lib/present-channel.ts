@@ -26,6 +26,8 @@ export interface ChannelPresentationData {
   /** Names of the realm's system groups by id (for stream_post_policy). */
   systemGroupNames: ReadonlyMap<number, string>;
   subscriberCount: number;
+  /** stream_weekly_traffic (lib/channel-traffic.ts); null for a channel under a week old. */
+  weeklyTraffic: number | null;
   isDefault?: boolean;
 }
 
@@ -51,8 +53,7 @@ export function presentChannel(channel: ChannelRow, data: ChannelPresentationDat
     is_announcement_only: postPolicy === STREAM_POST_POLICY_ADMINS,
     topics_policy: channel.topics_policy,
     subscriber_count: data.subscriberCount,
-    // Parley keeps no traffic statistics; null is what Zulip sends for channels without them.
-    stream_weekly_traffic: null,
+    stream_weekly_traffic: data.weeklyTraffic,
   };
   if (data.isDefault !== undefined) out.is_default = data.isDefault;
   for (const s of CHANNEL_GROUP_SETTINGS) {

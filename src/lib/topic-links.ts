@@ -4,7 +4,7 @@
  * would break it (and the empty topic, which it cannot name) get an ordinary Markdown link to the
  * narrow instead, with those characters escaped in the link text.
  */
-import { channelSlug, hashEncode } from "../markdown/mentions.js";
+import { channelSlug, hashEncode } from "../markdown/channel-links.js";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "./topics.js";
 
 const BREAKS_SHORT_FORM = /[`>*&[\]]|\$\$/;

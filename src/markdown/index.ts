@@ -27,7 +27,7 @@ import type {
   UploadPreview,
 } from "./types.js";
 
-export { collectReferences, type References } from "./references.js";
+export { collectReferences, topicLinkKey, type References } from "./references.js";
 export { renderTopicLinks } from "./linkifiers.js";
 export type {
   LinkableChannel,
@@ -46,6 +46,7 @@ export interface ContextInput {
   users?: MentionableUser[];
   groups?: MentionableGroup[];
   channels?: LinkableChannel[];
+  topicMessageIds?: Map<string, number>;
   realmEmoji?: RealmEmojiInfo[];
   linkifiers?: Linkifier[];
   translateEmoticons?: boolean;
@@ -67,6 +68,7 @@ export function buildMarkdownContext(input: ContextInput): MarkdownContext {
     usersById,
     groupsByName: new Map((input.groups ?? []).map((g) => [g.name.toLowerCase(), g])),
     channelsByName: new Map((input.channels ?? []).map((c) => [c.name.toLowerCase(), c])),
+    topicMessageIds: input.topicMessageIds,
     realmEmoji: new Map((input.realmEmoji ?? []).map((e) => [e.name, e])),
     linkifiers: input.linkifiers ?? [],
     translateEmoticons: input.translateEmoticons ?? false,

@@ -1,10 +1,9 @@
 /**
- * Zulip's references to people and places:
+ * Zulip's references to people (links to places, #**channel>topic**, are in channel-links.ts):
  *
  *   @**Full Name**, @**Full Name|12**, @**|12**   user mention (`@_**…**` silent)
  *   @**all** @**everyone** @**channel** @**stream**  channel-wide wildcard;  @**topic**  topic wildcard
  *   @*group name*                                 user-group mention (`@_*…*` silent)
- *   #**channel**, #**channel>topic**, #**channel>topic@123**   channel, topic and message links
  *
  * Each must start the text or follow whitespace or one of ' " ( { [ / <. Names that match nothing
  * in the realm are left alone (so `@**Nobody**` shows as "@" + bold "Nobody", as in Zulip).
@@ -17,12 +16,12 @@ import type { MentionableUser, RenderEnv } from "./types.js";
 const STREAM_WILDCARDS = new Set(["all", "everyone", "channel", "stream"]);
 const TOPIC_WILDCARD = "topic";
 
-function startAllowed(src: string, pos: number): boolean {
+export function startAllowed(src: string, pos: number): boolean {
   return pos === 0 || /[\s'"({[/<]/.test(src[pos - 1]);
 }
 
 /** Text between `open` (after `start`) and the next `close`, with no `*` inside. */
-function delimited(state: StateInline, start: number, close: string): { name: string; end: number } | null {
+export function delimited(state: StateInline, start: number, close: string): { name: string; end: number } | null {
   const end = state.src.indexOf(close, start);
   if (end < 0 || end + close.length > state.posMax) return null;
   const name = state.src.slice(start, end);
@@ -118,52 +117,6 @@ export function mention(state: StateInline, silent: boolean): boolean {
   if (!silent) {
     resolved.record();
     pushHtml(state, resolved.html);
-  }
-  state.pos = found.end;
-  return true;
-}
-
-/** Zulip's URL-fragment encoding: percent-encode all but [A-Za-z0-9_.~-], then "." -> "%2E", "%" -> ".". */
-export function hashEncode(text: string): string {
-  return encodeURIComponent(text)
-    .replace(/[!'()*]/g, (ch) => "%" + ch.charCodeAt(0).toString(16).toUpperCase())
-    .replace(/\./g, "%2E")
-    .replace(/%/g, ".");
-}
-
-export function channelSlug(id: number, name: string): string {
-  return `${id}-${hashEncode(name.replace(/ /g, "-"))}`;
-}
-
-export function channelLink(state: StateInline, silent: boolean): boolean {
-  const src = state.src;
-  const start = state.pos;
-  if (!src.startsWith("#**", start) || !startAllowed(src, start)) return false;
-  const found = delimited(state, start + 3, "**");
-  if (!found) return false;
-  const separator = found.name.indexOf(">");
-  const channelName = separator < 0 ? found.name : found.name.slice(0, separator);
-  const env = state.env as RenderEnv;
-  const channel = env.ctx.channelsByName.get(channelName.toLowerCase());
-  if (!channel || (separator >= 0 && separator === found.name.length - 1)) return false;
-  if (!silent) {
-    env.result.linkedChannelIds.add(channel.id);
-    env.result.hasLink = true;
-    const base = `/#narrow/channel/${channelSlug(channel.id, channel.name)}`;
-    if (separator < 0) {
-      pushHtml(state, element("a", [["class", "stream"], ["data-stream-id", String(channel.id)], ["href", base]], `#${channel.name}`));
-    } else {
-      const topicPart = found.name.slice(separator + 1);
-      const near = /^(.+)@(\d+)$/s.exec(topicPart);
-      const topic = near ? near[1] : topicPart;
-      const href = `${base}/topic/${hashEncode(topic)}`;
-      pushHtml(
-        state,
-        near
-          ? element("a", [["class", "message-link"], ["href", `${href}/near/${near[2]}`]], `#${channel.name} > ${topic} @ 💬`)
-          : element("a", [["class", "stream-topic"], ["data-stream-id", String(channel.id)], ["href", href]], `#${channel.name} > ${topic}`),
-      );
-    }
   }
   state.pos = found.end;
   return true;

@@ -29,7 +29,8 @@ import type { RenderEnv, UploadPreview } from "./types.js";
 export const PREVIEW_TOKEN = "zulip_preview";
 const PREVIEW_LIMIT = 24;
 const IMAGE_EXTENSIONS = /\.(?:bmp|gif|jpe|jpeg|jpg|png|webp)$/i;
-const VIDEO_EXTENSIONS = /\.(?:mp4|webm)$/i;
+/** Zulip's supported video types: MP4, WebM and, since feature level 495, QuickTime (.mov, .qt). */
+const VIDEO_EXTENSIONS = /\.(?:mp4|webm|mov|qt)$/i;
 
 function urlPath(href: string): string {
   return href.replace(/[?#].*$/, "");

@@ -13,6 +13,8 @@ export interface References {
   groupNames: string[];
   /** Channel names from #**channel** and #**channel>topic**. */
   channelNames: string[];
+  /** Topics linked by #**channel>topic** (not message links), whose latest message the link names. */
+  topicLinks: Array<{ channelName: string; topic: string }>;
   /** Names in :name: syntax, which may be realm emoji. */
   realmEmojiNames: string[];
 }
@@ -20,6 +22,13 @@ export interface References {
 const USER_MENTION = /@_?\*\*([^*]+)\*\*/g;
 const GROUP_MENTION = /@_?\*([^*]+)\*/g;
 const CHANNEL_LINK = /#\*\*([^*>]+)(?:>[^*]*)?\*\*/g;
+const TOPIC_LINK = /#\*\*([^*>]+)>([^*]*)\*\*/g;
+const MESSAGE_LINK_TOPIC = /@\d+$/;
+
+/** How a linked topic is looked up: channel and topic names match case-insensitively. */
+export function topicLinkKey(channelName: string, topic: string): string {
+  return `${channelName.toLowerCase()}\u0000${topic.toLowerCase()}`;
+}
 const EMOJI = /:([\p{L}\p{N}_+-]+):/gu;
 const WILDCARDS = new Set(["all", "everyone", "channel", "stream", "topic"]);
 
@@ -38,6 +47,10 @@ export function collectReferences(content: string): References {
   // "@**x**" also looks like "@*" + "*x*"; group names cannot start with "*", so those are skipped.
   for (const [, name] of content.matchAll(GROUP_MENTION)) groupNames.add(name);
   for (const [, name] of content.matchAll(CHANNEL_LINK)) channelNames.add(name);
+  const topicLinks = new Map<string, { channelName: string; topic: string }>();
+  for (const [, channelName, topic] of content.matchAll(TOPIC_LINK)) {
+    if (!MESSAGE_LINK_TOPIC.test(topic)) topicLinks.set(topicLinkKey(channelName, topic), { channelName, topic });
+  }
   if (content.includes(":")) {
     // Matches may share their colons (":a:b:"), so step one character at a time.
     EMOJI.lastIndex = 0;
@@ -52,6 +65,7 @@ export function collectReferences(content: string): References {
     userIds: [...userIds],
     groupNames: [...groupNames],
     channelNames: [...channelNames],
+    topicLinks: [...topicLinks.values()],
     realmEmojiNames: [...realmEmojiNames],
   };
 }

@@ -1,8 +1,8 @@
 /**
  * Global times, `<time:…>`: Zulip parses the text with a lenient date parser and renders
  * `<time datetime="2017-06-05T22:30:00Z">original text</time>`, which clients show in each
- * reader's timezone; text it cannot parse becomes
- * `<span class="timestamp-error">Invalid time format: …</span>`.
+ * reader's timezone. Text it cannot parse stays as typed, `<time:…>` as escaped plain text (since
+ * feature level 451; before, `<span class="timestamp-error">Invalid time format: …</span>`).
  *
  * We accept what Zulip's composer produces and what people type: ISO 8601 (with or without
  * offset), a Unix timestamp, or a date written with a month name ("Jun 5th 2017, 10:30PM",
@@ -113,12 +113,12 @@ export function globalTime(state: StateInline, silent: boolean): boolean {
   if (!silent) {
     const body = state.src.slice(start + 6, close);
     const ms = parseGlobalTime(body);
-    pushHtml(
-      state,
-      ms === null
-        ? element("span", [["class", "timestamp-error"]], `Invalid time format: ${body}`)
-        : element("time", [["datetime", formatUtc(ms)]], body),
-    );
+    if (ms === null) {
+      // Literal text, not parsed further: what the user typed is what readers see.
+      state.push("text", "", 0).content = state.src.slice(start, close + 1);
+    } else {
+      pushHtml(state, element("time", [["datetime", formatUtc(ms)]], body));
+    }
   }
   state.pos = close + 1;
   return true;

@@ -63,6 +63,11 @@ export interface MarkdownContext {
   groupsByName: Map<string, MentionableGroup>;
   /** Keyed by lowercased channel name. */
   channelsByName: Map<string, LinkableChannel>;
+  /**
+   * The message id a topic link names (`/with/<id>`), keyed by topicLinkKey(channel, topic): the
+   * topic's latest message the author can read. Topics without one link without `/with/`.
+   */
+  topicMessageIds?: Map<string, number>;
   /** Keyed by emoji name (case-sensitive, as Zulip stores them). */
   realmEmoji: Map<string, RealmEmojiInfo>;
   linkifiers: Linkifier[];

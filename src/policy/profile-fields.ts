@@ -39,9 +39,9 @@ export function isRenderable(fieldType: number): boolean {
   return fieldType === FIELD_TYPE.SHORT_TEXT || fieldType === FIELD_TYPE.LONG_TEXT;
 }
 
-/** Long text does not fit a profile summary; Users fields are not supported there yet. */
+/** Users fields are not supported in a profile summary; paragraphs are since feature level 476. */
 export function canShowInSummary(fieldType: number): boolean {
-  return fieldType !== FIELD_TYPE.LONG_TEXT && fieldType !== FIELD_TYPE.USER;
+  return fieldType !== FIELD_TYPE.USER;
 }
 
 /** An external-account field whose label comes from DEFAULT_EXTERNAL_ACCOUNTS. */

@@ -8,6 +8,7 @@
  * statements, and no per-row query building in JavaScript.
  */
 import { sql } from "kysely";
+import { countChannelMessagesAfter } from "./channel-traffic.js";
 import type { Tx } from "./db.js";
 
 /** Messages per INSERT statement (one JSON text of roughly 1 MB). */
@@ -59,8 +60,9 @@ async function insertChunk(tx: Tx, realmId: number, chunk: readonly SeedChannelM
 }
 
 /**
- * Inserts `count` channel messages, the i-th being `make(i)`; indexes them for search and gives each
- * active subscriber of their channel a row (read for the sender, unread for the others). Messages
+ * Inserts `count` channel messages, the i-th being `make(i)`; indexes them for search, counts them
+ * for channel traffic and gives each active subscriber of their channel a row (read for the
+ * sender, unread for the others). Messages
  * are produced chunk by chunk, so a million never sit in memory at once. Returns the new ids' range.
  */
 export async function bulkInsertMessages(
@@ -83,6 +85,7 @@ export async function bulkInsertMessages(
     SELECT s.user_id, m.id, CASE WHEN s.user_id = m.sender_id THEN 1 ELSE 0 END
     FROM messages m JOIN subscriptions s ON s.recipient_id = m.recipient_id AND s.active = ${true}
     WHERE m.id > ${floor}`.execute(tx.db);
+  await countChannelMessagesAfter(tx, floor);
   await restoreCache();
   return { firstId: floor + 1, lastId: await maxMessageId(tx) };
 }

@@ -13,6 +13,8 @@ import { realmVersions } from "./migrations/0008_realm_versions.js";
 import { canCreateUsers } from "./migrations/0009_can_create_users.js";
 import { clientEndpoints } from "./migrations/0010_client_endpoints.js";
 import { zulipExtraEmoji } from "./migrations/0011_zulip_extra_emoji.js";
+import { oneToOneDmGroups } from "./migrations/0012_one_to_one_dm_groups.js";
+import { channelTraffic } from "./migrations/0013_channel_traffic.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -26,6 +28,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "0009_can_create_users": canCreateUsers,
   "0010_client_endpoints": clientEndpoints,
   "0011_zulip_extra_emoji": zulipExtraEmoji,
+  "0012_one_to_one_dm_groups": oneToOneDmGroups,
+  "0013_channel_traffic": channelTraffic,
 };
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */

@@ -25,6 +25,17 @@ export async function getRealmEmojiByFileName(tx: Tx, realmId: number, fileName:
   return tx.db.selectFrom("realm_emoji").selectAll().where("realm_id", "=", realmId).where("file_name", "=", fileName).executeTakeFirst();
 }
 
+/** The animated emoji whose file is `{baseName}.{gif, webp or png}` (its still is `{baseName}.png`). */
+export async function getAnimatedRealmEmojiByBaseName(tx: Tx, realmId: number, baseName: string): Promise<RealmEmojiRow | undefined> {
+  return tx.db
+    .selectFrom("realm_emoji")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("file_name", "in", ["gif", "webp", "png"].map((ext) => `${baseName}.${ext}`))
+    .where("is_animated", "=", true)
+    .executeTakeFirst();
+}
+
 export async function deactivateRealmEmoji(tx: Tx, id: number): Promise<void> {
   await tx.db.updateTable("realm_emoji").set({ deactivated: true }).where("id", "=", id).execute();
 }

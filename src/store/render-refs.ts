@@ -69,3 +69,39 @@ const linkifiersOf = prepared<{ realmId: number }, Selectable<DB["linkifiers"]>>
 export async function getLinkifiers(tx: Tx, realmId: number) {
   return linkifiersOf(tx, { realmId });
 }
+
+/** A topic a message links to, in a channel whose content the author may read. */
+export interface LinkedTopic {
+  recipientId: number;
+  topic: string;
+  /** Whether the author reads the whole history, or only the messages they received. */
+  sharedHistory: boolean;
+}
+
+/** Topics per query: each is one OR branch, and SQLite limits expression depth. */
+const LINKED_TOPICS_PER_QUERY = 100;
+
+/**
+ * The latest message of each linked topic that `userId` can read (topic names match
+ * case-insensitively), keyed by `${recipientId}\u0000${lowercased topic}`; topics with none are absent.
+ */
+export async function getLatestReadableTopicMessageIds(tx: Tx, userId: number, topics: readonly LinkedTopic[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (let i = 0; i < topics.length; i += LINKED_TOPICS_PER_QUERY) {
+    const chunk = topics.slice(i, i + LINKED_TOPICS_PER_QUERY);
+    for (const sharedHistory of [true, false]) {
+      const wanted = chunk.filter((t) => t.sharedHistory === sharedHistory);
+      if (wanted.length === 0) continue;
+      let q = tx.db
+        .selectFrom("messages")
+        .select(["messages.recipient_id", sql<string>`lower(messages.subject)`.as("topic"), (eb) => eb.fn.max("messages.id").as("id")])
+        .where((eb) => eb.or(wanted.map((t) => eb.and([eb("messages.recipient_id", "=", t.recipientId), eb(sql<string>`lower(messages.subject)`, "=", t.topic.toLowerCase())]))))
+        .groupBy(["messages.recipient_id", sql`lower(messages.subject)`]);
+      if (!sharedHistory) {
+        q = q.innerJoin("user_messages", (j) => j.onRef("user_messages.message_id", "=", "messages.id").on("user_messages.user_id", "=", userId));
+      }
+      for (const row of await q.execute()) out.set(`${row.recipient_id}\u0000${row.topic}`, Number(row.id));
+    }
+  }
+  return out;
+}

@@ -223,6 +223,8 @@ export interface DB {
     channel_id: number | null;
   };
   submessages: { id: Id; message_id: number; sender_id: number; msg_type: string; content: string };
+  /** Messages sent to a channel per UTC day (migration 0010, channel-traffic.ts). */
+  channel_message_counts: { channel_id: number; day: number; count: number };
   user_topics: {
     id: Id;
     user_id: number;

@@ -172,25 +172,18 @@ export async function getAllChannelSubscriptions(tx: Tx, userId: number) {
     .execute();
 }
 
-/** The user's direct-message conversations by recipient, newest first (Zulip keeps 1000). */
 /**
- * The user's direct-message conversations, newest first. A 1:1 conversation is keyed by the other
- * participant: messages to the user all sit on the user's own personal recipient, whoever sent
- * them, so the recipient alone would merge different conversations. A group is keyed by its
- * recipient. `conversation` is that key (a user id for type 1, a recipient id for type 3).
+ * The user's direct-message conversations, newest first (Zulip keeps 1000): each conversation is
+ * one direct-message group, so its recipient identifies it.
  */
 export async function getRecentDirectConversations(tx: Tx, userId: number, limit = 1000) {
-  const conversation = sql<number>`case when recipients.type = 1 then (case when recipients.type_id = ${userId} then messages.sender_id else recipients.type_id end) else messages.recipient_id end`;
   return tx.db
     .selectFrom("user_messages")
     .innerJoin("messages", "messages.id", "user_messages.message_id")
-    .innerJoin("recipients", "recipients.id", "messages.recipient_id")
-    .select(["recipients.type", conversation.as("conversation"), (eb) => eb.fn.max("messages.id").as("max_id")])
+    .select(["messages.recipient_id", (eb) => eb.fn.max("messages.id").as("max_id")])
     .where("user_messages.user_id", "=", userId)
-    .where("recipients.type", "!=", 2)
-    // By position: PostgreSQL would not match the CASE here to the selected one (its bound user id
-    // becomes a second parameter), and both engines accept ordinals.
-    .groupBy([sql`1`, sql`2`])
+    .where("messages.type", "!=", 2)
+    .groupBy("messages.recipient_id")
     .orderBy("max_id", "desc")
     .limit(limit)
     .execute();

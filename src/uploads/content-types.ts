@@ -22,6 +22,7 @@ const BY_EXTENSION: Record<string, string> = {
   webp: "image/webp",
   m4v: "video/mp4",
   mov: "video/quicktime",
+  qt: "video/quicktime",
   mp4: "video/mp4",
   ogv: "video/ogg",
   webm: "video/webm",
@@ -77,6 +78,8 @@ const INLINE_TYPES = new Set([
   "image/webp",
   "video/mp4",
   "video/ogg",
+  // Served inline since Zulip's feature level 495, so .mov previews play.
+  "video/quicktime",
   "video/webm",
 ]);
 

@@ -122,6 +122,34 @@ export async function renderThumbnail(data: Buffer, image: ImageInfo, format: Th
 }
 
 /**
+ * The first frame of an animation as a PNG (Zulip's still image of an animated custom emoji), or
+ * null when the image is not animated or cannot be read: such an image simply has no still.
+ * Holds a thumbnail slot, so it shares the limits above.
+ */
+export async function renderStillFrame(data: Buffer, userKey: string): Promise<Buffer | null> {
+  return withThumbnailSlot(userKey, async () => {
+    let image: ImageInfo;
+    try {
+      image = await probeImage(data);
+    } catch (err) {
+      if (err instanceof BadImageError) return null;
+      throw err;
+    }
+    if (image.frames === 1) return null;
+    const sharp = await loadSharp();
+    try {
+      return await sharp(data, { limitInputPixels: IMAGE_BOMB_TOTAL_PIXELS, pages: 1 }).png().timeout({ seconds: OPERATION_TIMEOUT_SECONDS }).toBuffer();
+    } catch {
+      return null;
+    }
+  }).catch((err: unknown) => {
+    // Past the user's waiting limit the emoji simply gets no still.
+    if (err instanceof BadImageError) return null;
+    throw err;
+  });
+}
+
+/**
  * A gate letting `limit` tasks run at once, taking waiting tasks from each key (user) in turn:
  * one user's queue of decompression-heavy images delays another user's next image by at most one
  * task per user ahead of it, not by the whole queue (issue 16, F14: a 50×50 upload waited 3-6 s

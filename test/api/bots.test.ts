@@ -97,6 +97,19 @@ for (const kind of STORE_KINDS) {
       await checkPermissions(["desdemona", "iago", "shiva", "hamlet"], (caller) => t.as(caller).get("/bots"));
     });
 
+    it("gives a bot's API key to its owner and administrators (FL 463)", async () => {
+      const bot = await makeBot("keyed");
+      for (const caller of ["hamlet", "iago"] as const) {
+        const res = await t.as(caller).get(`/bots/${bot.user_id}/api_key`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.deepEqual(res.body, { result: "success", msg: "", api_key: bot.api_key });
+      }
+      assertError(await t.as("othello").get(`/bots/${bot.user_id}/api_key`), "Insufficient permission");
+      assertError(await t.as("hamlet").get(`/bots/${t.users.othello.id}/api_key`), "No such bot");
+      assertError(await t.as("hamlet").get("/bots/99999/api_key"), "No such bot");
+      assertError(await t.as("polonius").get(`/bots/${bot.user_id}/api_key`), "Not allowed for guest users");
+    });
+
     it("updates a bot for its owner and administrators", async () => {
       const bot = await makeBot("upd");
       t.published.length = 0;
@@ -117,6 +130,31 @@ for (const kind of STORE_KINDS) {
       assert.equal(user.bot_owner_id, t.users.othello.id);
       assert.equal(user.role, 300);
       await checkPermissions(["desdemona", "iago"], (caller) => t.as(caller).patch(`/bots/${bot.user_id}`, { full_name: `By ${caller}` }));
+    });
+
+    it("changes a bot's email with a new short name (FL 447)", async () => {
+      const bot = await makeBot("old");
+      await makeBot("taken");
+      t.published.length = 0;
+      const res = await t.as("hamlet").patch(`/bots/${bot.user_id}`, { short_name: " fresh " });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const user = (await t.as("othello").get(`/users/${bot.user_id}`)).body.user;
+      assert.equal(user.email, `fresh-bot@${DOMAIN}`);
+      assert.equal(user.delivery_email, `fresh-bot@${DOMAIN}`);
+      const emailEvent = t.published.find((e) => e.event.type === "realm_user" && (e.event.person as { new_email?: string }).new_email !== undefined);
+      assert.deepEqual(emailEvent?.event.person, { user_id: bot.user_id, new_email: `fresh-bot@${DOMAIN}` });
+      assert.ok(!t.published.some((e) => e.event.type === "realm_bot"), "no realm_bot update for an email change since FL 474");
+      // The bot now signs in with its new address.
+      const asBot = (email: string) => t.as({ id: bot.user_id, email, apiKey: bot.api_key } as TestUser).get("/users/me");
+      assert.equal((await asBot(`fresh-bot@${DOMAIN}`)).status, 200);
+      assert.equal((await asBot(`old-bot@${DOMAIN}`)).status, 401);
+      // The same name is no change; a taken or empty one is refused; others may not.
+      assert.equal((await t.as("iago").patch(`/bots/${bot.user_id}`, { short_name: "fresh" })).status, 200);
+      assertError(await t.as("hamlet").patch(`/bots/${bot.user_id}`, { short_name: "taken" }), "Username already in use");
+      assertError(await t.as("hamlet").patch(`/bots/${bot.user_id}`, { short_name: "  " }), "Bad name or username");
+      assertError(await t.as("hamlet").patch(`/bots/${bot.user_id}`, { short_name: "a b" }), "Bad name or username");
+      assertError(await t.as("othello").patch(`/bots/${bot.user_id}`, { short_name: "mine" }), "Insufficient permission");
+      assert.equal((await t.as("othello").get(`/users/${bot.user_id}`)).body.user.email, `fresh-bot@${DOMAIN}`);
     });
 
     it("deactivates a bot for its owner", async () => {

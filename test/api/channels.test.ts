@@ -101,11 +101,14 @@ for (const kind of STORE_KINDS) {
       assertError(await t.as("hamlet").get("/get_stream_id", {}), "Missing 'stream' argument", "REQUEST_VARIABLE_MISSING");
     });
 
-    it("lists a channel's subscribers to those who may see it", async () => {
+    it("lists a channel's subscribers, archived channels' too, to those who may see it", async () => {
       assert.deepEqual((await t.as("cordelia").get(`/streams/${channel.public}/members`)).body.subscribers, ids(t, "hamlet"));
       assert.deepEqual((await t.as("iago").get(`/streams/${channel.hidden}/members`)).body.subscribers, ids(t, "othello"));
       assertError(await t.as("hamlet").get(`/streams/${channel.hidden}/members`), "Invalid channel ID");
-      assertError(await t.as("hamlet").get(`/streams/${channel.archived}/members`), "Invalid channel ID");
+      // FL 480: an archived channel's subscribers can be read.
+      const archived = await t.as("hamlet").get(`/streams/${channel.archived}/members`);
+      assert.equal(archived.status, 200, JSON.stringify(archived.body));
+      assert.deepEqual(archived.body.subscribers, ids(t, "hamlet"));
       assertError(await t.as("hamlet").get("/streams/99999/members"), "Invalid channel ID");
     });
 

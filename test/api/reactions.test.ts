@@ -37,7 +37,7 @@ for (const kind of STORE_KINDS) {
     const reactionsOf = async (id: number) => (await t.as("iago").get(`/messages/${id}`)).body.message.reactions;
     const reactionEvents = () => t.published.filter((e) => e.event.type === "reaction");
 
-    it("adds a Unicode emoji by name and publishes the reaction event", async () => {
+    it("adds a Unicode emoji by name and publishes the reaction event, without the user object removed at FL 484", async () => {
       const id = await sendToChannel(t, "iago", "Verona", "lunch");
       const res = await react("hamlet", id, { emoji_name: "smile" });
       assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -50,7 +50,6 @@ for (const kind of STORE_KINDS) {
         type: "reaction",
         op: "add",
         user_id: t.users.hamlet.id,
-        user: { user_id: t.users.hamlet.id, email: t.users.hamlet.email, full_name: t.users.hamlet.fullName },
         message_id: id,
         emoji_name: "smile",
         emoji_code: "1f604",

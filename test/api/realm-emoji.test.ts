@@ -6,6 +6,7 @@ import { eventsOf, setRealmGroups } from "../helpers/channels.js";
 import { basicAuth } from "../helpers/http.js";
 import { assertError, checkPermissions } from "../helpers/org.js";
 import { STORE_KINDS } from "../helpers/stores.js";
+import { animatedGif, describeImage } from "../helpers/images.js";
 import { createUploadRealm, fetchUrl, multipartBody, type Part, type UploadRealm } from "../helpers/uploads.js";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
@@ -60,6 +61,27 @@ for (const kind of STORE_KINDS) {
       const svg = await upload("hamlet", "svgfile", [{ filename: "a.svg", content: "<svg xmlns='http://www.w3.org/2000/svg'/>", contentType: "image/svg+xml" }]);
       assertError(svg, "Invalid image format", "BAD_IMAGE");
       assert.equal(await byName("textfile"), undefined);
+    });
+
+    it("gives an animated emoji a still_url: its first frame as a PNG (FL 97); a still image has none", async () => {
+      const gif = await animatedGif(40, 30, 3);
+      assert.equal((await upload("hamlet", "blinking", [{ filename: "blink.gif", content: gif, contentType: "image/gif" }])).status, 200);
+      const animated = await byName("blinking");
+      const base = String(animated?.source_url).replace(/^.*\/([A-Za-z0-9_-]+)\.gif$/, "$1");
+      assert.equal(animated?.still_url, `/user_avatars/${t.realmId}/emoji/images/still/${base}.png`);
+      const still = await fetchUrl(t, null, String(animated?.still_url));
+      assert.equal(still.status, 200);
+      assert.equal(still.headers["content-type"], "image/png");
+      assert.deepEqual(await describeImage(still.rawPayload), { format: "png", width: 40, height: 30, pages: 1 });
+      // The original still animates.
+      assert.equal((await describeImage((await fetchUrl(t, null, String(animated?.source_url))).rawPayload)).pages, 3);
+
+      assert.equal((await upload("hamlet", "flat", [{ filename: "flat.gif", content: GIF, contentType: "image/gif" }])).status, 200);
+      const flat = await byName("flat");
+      assert.equal(flat?.still_url, null);
+      const flatBase = String(flat?.source_url).replace(/^.*\/([A-Za-z0-9_-]+)\.gif$/, "$1");
+      assert.equal((await fetchUrl(t, null, `/user_avatars/${t.realmId}/emoji/images/still/${flatBase}.png`)).status, 404);
+      assert.equal((await fetchUrl(t, null, `/user_avatars/${t.realmId}/emoji/images/still/..%2Fx.png`)).status, 404);
     });
 
     it("wants exactly one file of at most 5 MiB", async () => {

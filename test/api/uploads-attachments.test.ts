@@ -29,7 +29,7 @@ for (const kind of STORE_KINDS) {
       return res.body.attachments.find((a: { path_id: string }) => a.path_id === pathOf(url));
     };
 
-    it("lists the user's own uploads with the messages linking them, and the realm's space used", async () => {
+    it("lists the user's own uploads with the messages linking them (FL 443: seconds; FL 472: message_ids), and the realm's space used", async () => {
       const { url } = await uploadFile(t, "hamlet", "report final.txt", "twelve bytes");
       t.clock.seconds += 5;
       const sent = await t.as("hamlet").post("/messages", { type: "direct", to: [t.users.othello.id], content: `[report](${url})` });
@@ -41,8 +41,8 @@ for (const kind of STORE_KINDS) {
         name: "report-final.txt",
         path_id: pathOf(url),
         size: 12,
-        create_time: (t.clock.seconds - 5) * 1000,
-        messages: [{ id: sent.body.id, date_sent: t.clock.seconds * 1000 }],
+        create_time: t.clock.seconds - 5,
+        message_ids: [sent.body.id],
       });
       assert.equal(res.body.upload_space_used, res.body.attachments.reduce((n: number, a: { size: number }) => n + a.size, 0));
       assert.equal(await attachmentOf("othello", url), undefined, "not listed for the recipient");
@@ -50,14 +50,14 @@ for (const kind of STORE_KINDS) {
       const update = t.published.find((p) => p.event.type === "attachment" && p.event.op === "update");
       assert.ok(update, "the owner hears that a message now links the file");
       assert.deepEqual(update.userIds, [t.users.hamlet.id]);
-      assert.deepEqual((update.event.attachment as { messages: unknown[] }).messages, mine.messages);
+      assert.deepEqual(update.event.attachment, mine);
     });
 
     it("links only files the sender may read: a message naming someone else's private upload links nothing", async () => {
       const { url } = await uploadFile(t, "hamlet", "hamlets.txt", "x");
       const sent = await t.as("othello").post("/messages", { type: "direct", to: [t.users.cordelia.id], content: `[x](${url})` });
       assert.equal(sent.status, 200, JSON.stringify(sent.body));
-      assert.deepEqual((await attachmentOf("hamlet", url)).messages, []);
+      assert.deepEqual((await attachmentOf("hamlet", url)).message_ids, []);
       assert.equal((await fetchUrl(t, "cordelia", url)).status, 404);
     });
 

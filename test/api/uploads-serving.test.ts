@@ -135,6 +135,7 @@ for (const kind of STORE_KINDS) {
       const cases: Array<[string, string, string]> = [
         ["pic.png", "image/png", "inline"],
         ["clip.mp4", "video/mp4", "inline"],
+        ["clip.mov", "video/quicktime", "inline"],
         ["doc.pdf", "application/pdf", "inline"],
         ["page.html", "text/html", "attachment"],
         ["logo.svg", "image/svg+xml", "attachment"],

@@ -43,7 +43,7 @@ for (const kind of STORE_KINDS) {
       const attachment = event.event.attachment as Record<string, unknown>;
       assert.deepEqual(
         { ...attachment, id: 0 },
-        { id: 0, name: "zulip.txt", path_id: pathId, size: 6, create_time: t.clock.seconds * 1000, messages: [] },
+        { id: 0, name: "zulip.txt", path_id: pathId, size: 6, create_time: t.clock.seconds, message_ids: [] },
       );
       assert.equal(typeof event.event.upload_space_used, "number");
 

@@ -99,5 +99,30 @@ for (const kind of STORE_KINDS) {
       await checkPermissions(CALLERS, (caller) => t.as(caller).get(`/users/${t.users.hamlet.id}/status`));
       assertError(await t.as("hamlet").get("/users/99999/status"), "No such user");
     });
+
+    it("lets administrators, bots among them, set another user's status (FL 407, 473)", async () => {
+      t.published.length = 0;
+      const res = await t.as("iago").post(`/users/${t.users.hamlet.id}/status`, { status_text: "In a meeting", emoji_name: "calendar" });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(await statusOf(t.users.hamlet.id), { status_text: "In a meeting", emoji_name: "calendar", emoji_code: "1f4c6", reaction_type: "unicode_emoji" });
+      const event = t.published.find((e) => e.event.type === "user_status");
+      assert.equal(event?.event.user_id, t.users.hamlet.id);
+      assert.ok(event?.userIds.includes(t.users.othello.id));
+      // Members, owners of nothing here, and the target themselves are refused.
+      assertError(await t.as("othello").post(`/users/${t.users.hamlet.id}/status`, { status_text: "x" }), "Insufficient permission");
+      assertError(await t.as("hamlet").post(`/users/${t.users.hamlet.id}/status`, { status_text: "x" }), "Insufficient permission");
+      assertError(await t.as("iago").post(`/users/${t.users.bot.id}/status`, { status_text: "x" }), "No such user");
+      assertError(await t.as("iago").post("/users/99999/status", { status_text: "x" }), "No such user");
+      assertError(await t.as("iago").post(`/users/${t.users.hamlet.id}/status`, {}), "Client did not pass any new values.");
+      // An administrator bot may.
+      assertError(await t.as("bot").post(`/users/${t.users.hamlet.id}/status`, { status_text: "x" }), "Insufficient permission");
+      assert.equal((await t.as("desdemona").patch(`/bots/${t.users.bot.id}`, { role: 200 })).status, 200);
+      const byBot = await t.as("bot").post(`/users/${t.users.hamlet.id}/status`, { status_text: "Out sick", emoji_name: "" });
+      assert.equal(byBot.status, 200, JSON.stringify(byBot.body));
+      assert.deepEqual(await statusOf(t.users.hamlet.id), { status_text: "Out sick" });
+      // A deactivated user's status stays theirs.
+      assert.equal((await t.as("iago").delete(`/users/${t.users.cordelia.id}`)).status, 200);
+      assertError(await t.as("iago").post(`/users/${t.users.cordelia.id}/status`, { status_text: "x" }), "User is deactivated");
+    });
   });
 }

@@ -58,6 +58,14 @@ for (const kind of STORE_KINDS) {
       for (const m of res.body.members) assert.equal("profile_data" in m, !m.is_bot, JSON.stringify(m));
     });
 
+    it("lists only the users asked for with user_ids (FL 384)", async () => {
+      const res = await t.as("hamlet").get("/users", { user_ids: [t.users.othello.id, t.users.bot.id, 99999] });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body.members.map((m: { user_id: number }) => m.user_id).sort(), [t.users.othello.id, t.users.bot.id].sort());
+      assert.deepEqual((await t.as("hamlet").get("/users", { user_ids: [] })).body.members, []);
+      assertError(await t.as("hamlet").get("/users", { user_ids: "[1, \"two\"]" }), "user_ids[1] is not an integer", "REQUEST_VARIABLE_INVALID");
+    });
+
     it("gets one user by id and by email", async () => {
       const byId = await t.as("othello").get(`/users/${t.users.hamlet.id}`);
       assert.equal(byId.status, 200, JSON.stringify(byId.body));

@@ -33,7 +33,7 @@ const NEWER_FIELDS = new Set([
  * objects' is_imported_stub (FL 10.0); custom profile fields' editable_by_user (FL 296); user
  * groups' creator_id and date_created (FL 292), deactivated (FL 290) and the can_*_group settings
  * beyond can_mention_group (FL 197-305); linkifiers' example_input, reverse_template and
- * alternative_url_templates (Zulip 10-11).
+ * alternative_url_templates (Zulip 10-11); attachments' message_ids (FL 472).
  */
 const NEWER_FIELDS_BY_TYPE: Record<string, ReadonlySet<string>> = {
   // stream delete's stream_ids replaces the deprecated streams (FL 343).
@@ -62,6 +62,8 @@ const NEWER_FIELDS_BY_TYPE: Record<string, ReadonlySet<string>> = {
     "can_manage_group", "can_remove_members_group",
   ]),
   realm_linkifiers: new Set(["example_input", "reverse_template", "alternative_url_templates"]),
+  // Attachments list their messages as message_ids since FL 472 (the optional messages is gone).
+  attachment: new Set(["message_ids"]),
 };
 
 /** channel_folder events (Zulip 11, FL 389+): add carries the folder, update its changed data. */

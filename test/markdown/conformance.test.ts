@@ -9,6 +9,7 @@
  *   previews). We are a backend renderer, so they run like the others.
  * - translate_emoticons cases render with the sender's translate_emoticons setting on.
  * - Cases flagged "ignore" are skipped, as in Zulip (the file currently has none).
+ * - Cases Zulip has changed since the file was taken are judged by CHANGED_SINCE_FIXTURES.
  * - linkify_tests are [input, expected template, url]: the template's %s is
  *   `<a href="…">url</a>`, the href being the url with http:// or mailto: added as Zulip's test does.
  *
@@ -33,6 +34,20 @@ interface RegularCase {
   translate_emoticons?: boolean;
   ignore?: boolean;
 }
+
+/**
+ * Cases whose expected HTML Zulip changed after the fixture file was taken (its newest change is
+ * feature level 442), with the level and the HTML Zulip renders now. Written from Zulip's
+ * message-formatting changelog; the fixture's own expectation no longer counts for these.
+ */
+const CHANGED_SINCE_FIXTURES: Record<string, { level: number; html: string }> = {
+  // FL 451: an invalid global time is the typed `<time:…>`, as escaped plain text.
+  timestamp_invalid_input: { level: 451, html: "<p>&lt;time:&lt;alert(1)&gt;&gt;</p>" },
+  timestamp_incorrect: { level: 451, html: "<p>&lt;time:**hello world**&gt;</p>" },
+  timestamp_invalid_timezone: { level: 451, html: "<p>&lt;time:1969-12-31T00:00:00+32:00&gt;</p>" },
+  timestamp_overflow: { level: 451, html: "<p>&lt;time:0001-01-01T01:00:00+02:00&gt;</p>" },
+  timestamp_unix_overflow: { level: 451, html: "<p>Let's meet at &lt;time:1234567890123&gt;.</p>" },
+};
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const casesPath = path.resolve(repoRoot, "../shared/reference/markdown_test_cases.json");
@@ -67,7 +82,10 @@ test("Zulip Markdown conformance cases", (t) => {
 
   for (const c of data.regular_tests) {
     if (c.ignore) continue;
-    const accepted = [c.expected_output, ...(c.marked_expected_output === undefined ? [] : [c.marked_expected_output])];
+    const changed = CHANGED_SINCE_FIXTURES[c.name];
+    const accepted = changed
+      ? [changed.html]
+      : [c.expected_output, ...(c.marked_expected_output === undefined ? [] : [c.marked_expected_output])];
     check(c.name, c.input, c.translate_emoticons === true, accepted);
   }
   for (const [input, template, url] of data.linkify_tests) {

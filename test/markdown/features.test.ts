@@ -200,7 +200,17 @@ describe("blocks", () => {
   test("global times", () => {
     assert.equal(render("<time:2024-03-01T10:00:00+01:00>").html, '<p><time datetime="2024-03-01T09:00:00Z">2024-03-01T10:00:00+01:00</time></p>');
     assert.equal(render("<time:1496701800>").html, '<p><time datetime="2017-06-05T22:30:00Z">1496701800</time></p>');
-    assert.equal(render("<time:soon>").html, '<p><span class="timestamp-error">Invalid time format: soon</span></p>');
+    // FL 451: an invalid time is the typed text, escaped and not parsed further.
+    assert.equal(render("<time:soon>").html, "<p>&lt;time:soon&gt;</p>");
+    assert.equal(render("at <time:**never** <b>>!").html, "<p>at &lt;time:**never** &lt;b&gt;&gt;!</p>");
+  });
+
+  test("QuickTime videos (.mov) preview inline like MP4 and WebM (FL 495)", () => {
+    assert.equal(
+      render("[clip](/user_uploads/2/ab/cdef/clip.MOV)").html,
+      '<p><a href="/user_uploads/2/ab/cdef/clip.MOV">clip</a></p>\n' +
+        '<div class="message_inline_image message_inline_video"><a href="/user_uploads/2/ab/cdef/clip.MOV" title="clip"><video preload="metadata" src="/user_uploads/2/ab/cdef/clip.MOV"></video></a></div>',
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { collectReferences, renderMarkdown } from "../../src/markdown/index.js";
-import { fixtureContext } from "./fixtures.js";
+import { buildMarkdownContext, collectReferences, renderMarkdown, topicLinkKey } from "../../src/markdown/index.js";
+import { CHANNELS, fixtureContext, REALM_URL } from "./fixtures.js";
 
 const ctx = fixtureContext();
 const render = (content: string) => renderMarkdown(content, ctx);
@@ -140,6 +140,34 @@ describe("channel, topic and message links", () => {
     );
   });
 
+  test("#**channel>topic** names the topic's latest readable message with /with/ when there is one (FL 347, 400)", () => {
+    const withIds = buildMarkdownContext({
+      realmUrl: REALM_URL,
+      channels: CHANNELS,
+      topicMessageIds: new Map([[topicLinkKey("verona", "Party"), 214]]),
+    });
+    assert.equal(
+      renderMarkdown("#**Verona>party**", withIds).html,
+      '<p><a class="stream-topic" data-stream-id="3" href="/#narrow/channel/3-Verona/topic/party/with/214">#Verona &gt; party</a></p>',
+    );
+  });
+
+  test("the empty topic is valid in topic and message links, shown as an emphasised 'general chat' (FL 346)", () => {
+    assert.equal(
+      render("#**Verona>**").html,
+      '<p><a class="stream-topic" data-stream-id="3" href="/#narrow/channel/3-Verona/topic/">#Verona &gt; <em>general chat</em></a></p>',
+    );
+    const withIds = buildMarkdownContext({ realmUrl: REALM_URL, channels: CHANNELS, topicMessageIds: new Map([[topicLinkKey("Verona", ""), 7]]) });
+    assert.equal(
+      renderMarkdown("#**Verona>**", withIds).html,
+      '<p><a class="stream-topic" data-stream-id="3" href="/#narrow/channel/3-Verona/topic//with/7">#Verona &gt; <em>general chat</em></a></p>',
+    );
+    assert.equal(
+      render("#**Verona>@103**").html,
+      '<p><a class="message-link" href="/#narrow/channel/3-Verona/topic//near/103">#Verona &gt; <em>general chat</em> @ 💬</a></p>',
+    );
+  });
+
   test("unknown channels stay text", () => {
     assert.equal(render("#**Nowhere**").html, "<p>#<strong>Nowhere</strong></p>");
   });
@@ -155,5 +183,13 @@ describe("collectReferences", () => {
     assert.deepEqual(refs.groupNames.sort(), ["hamletcharacters", "support"]);
     assert.deepEqual(refs.channelNames, ["Denmark", "Verona"]);
     assert.deepEqual(refs.realmEmojiNames, ["green_tick", "smile"]);
+  });
+
+  test("lists linked topics once each (case-insensitively), the empty one included, message links not", () => {
+    const refs = collectReferences("#**Denmark>x** #**denmark>X** #**Verona>** #**Verona>party@103** #**Verona**");
+    assert.deepEqual(refs.topicLinks, [
+      { channelName: "denmark", topic: "X" },
+      { channelName: "Verona", topic: "" },
+    ]);
   });
 });

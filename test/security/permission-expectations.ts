@@ -107,6 +107,8 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "PATCH /realm/user_settings_defaults": ADMINS, // spec §4.2
   "POST /users/me/status": HUMANS, // spec §4.12
   "GET /users/:user_id/status": EVERYONE,
+  // FL 407/473: administrators, administrator bots included (access_user_by_id for_admin).
+  "POST /users/:user_id/status": adminsOnly(INSUFFICIENT),
   "GET /users/me/alert_words": EVERYONE,
   "POST /users/me/alert_words": EVERYONE,
   "DELETE /users/me/alert_words": EVERYONE,
@@ -119,6 +121,7 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "GET /bot_storage": BOTS,
   "PUT /bot_storage": BOTS,
   "DELETE /bot_storage": BOTS,
+  "GET /bots/:bot_id/api_key": memberGate(INSUFFICIENT),
 
   "GET /realm/profile_fields": EVERYONE,
   "POST /realm/profile_fields": ADMINS,
@@ -190,6 +193,7 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "POST /messages/render": EVERYONE,
   "POST /messages/:message_id/reactions": EVERYONE, // spec §4.18
   "DELETE /messages/:message_id/reactions": EVERYONE,
+  "POST /submessage": EVERYONE, // Zulip's process_submessage: whoever can read the poll may vote
   "GET /users/me/:stream_id/topics": EVERYONE, // spec §4.19
   "POST /user_topics": EVERYONE,
   "PATCH /users/me/subscriptions/muted_topics": EVERYONE, // spec §4.4: the caller is subscribed

@@ -35,6 +35,7 @@ export const ACCOUNT_SAMPLES: Record<string, EndpointSample> = {
   "PATCH /realm/user_settings_defaults": { build: () => ({ params: { enter_sends: true } }) },
   "POST /users/me/status": { build: () => ({ params: { status_text: "in a meeting" } }) },
   "GET /users/:user_id/status": { build: ({ o }) => ({ path: { user_id: o.realm.users.othello.id } }) },
+  "POST /users/:user_id/status": { build: async ({ o }) => ({ path: { user_id: (await o.user()).id }, params: { status_text: "Set for them" } }) },
   "POST /users/me/presence": { build: () => ({ params: { status: "active" } }) },
   "GET /realm/presence": { build: none },
   "GET /users/:user_id/presence": { build: ({ o }) => ({ path: { user_id: o.realm.users.othello.id } }) },
@@ -47,6 +48,7 @@ export const ACCOUNT_SAMPLES: Record<string, EndpointSample> = {
   "GET /bots": { build: none },
   "PATCH /bots/:bot_id": { build: async ({ o }) => ({ path: { bot_id: (await o.bot("othello")).id }, params: { full_name: unique("Renamed Bot ") } }) },
   "DELETE /bots/:bot_id": { build: async ({ o }) => ({ path: { bot_id: (await o.bot("othello")).id } }) },
+  "GET /bots/:bot_id/api_key": { build: async ({ o }) => ({ path: { bot_id: (await o.bot("othello")).id } }) },
 
   "GET /realm/profile_fields": { build: none },
   "POST /realm/profile_fields": { build: () => ({ params: { field_type: 1, name: unique("Field "), hint: "" } }) },

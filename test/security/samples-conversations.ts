@@ -65,6 +65,11 @@ export const CONVERSATION_SAMPLES: Record<string, EndpointSample> = {
     },
   },
 
+  "POST /submessage": {
+    build: async ({ o, shared }) => ({
+      params: { message_id: await o.message("othello", shared.channel.name, "matrix", "/poll Lunch?\nSoup\nSalad"), msg_type: "widget", content: JSON.stringify({ type: "vote", key: "canned,0", vote: 1 }) },
+    }),
+  },
   "GET /users/me/:stream_id/topics": { build: ({ shared }) => ({ path: { stream_id: shared.channel.id } }) },
   "POST /user_topics": { build: ({ shared }) => ({ params: { stream_id: shared.channel.id, topic: "matrix", visibility_policy: 1 } }) },
   "PATCH /users/me/subscriptions/muted_topics": { build: ({ shared }) => ({ params: { stream_id: shared.channel.id, topic: "matrix", op: "add" } }) },

@@ -6,6 +6,7 @@ import { channelGroupIds, presentChannel, presentSubscription } from "../../lib/
 import { canSeeChannelMetadata } from "../../policy/channels.js";
 import { Membership } from "../../policy/group-settings.js";
 import { isGuest } from "../../policy/roles.js";
+import { getWeeklyTraffic } from "../../store/channel-traffic.js";
 import { getDefaultChannelIds, listChannels } from "../../store/channels.js";
 import type { Tx } from "../../store/db.js";
 import { getGroupSettingValues, getSystemGroups } from "../../store/groups.js";
@@ -18,7 +19,7 @@ import type { ChannelRow, RealmRow, UserRow } from "../../store/types.js";
  * subscriber lists are loaded only when asked for; otherwise only their counts (500 rows rather
  * than every subscription of the realm).
  */
-export async function loadVisibleChannels(tx: Tx, realm: RealmRow, user: UserRow, includeSubscribers: boolean) {
+export async function loadVisibleChannels(tx: Tx, realm: RealmRow, user: UserRow, includeSubscribers: boolean, now: number) {
   const [channels, subs, membership, systemGroups, allSubscribers, storedCounts] = await Promise.all([
     listChannels(tx, realm.id, { includeArchived: true }),
     getAllChannelSubscriptions(tx, user.id),
@@ -29,7 +30,7 @@ export async function loadVisibleChannels(tx: Tx, realm: RealmRow, user: UserRow
   ]);
   const subscribed = new Set(subs.filter((s) => s.active).map((s) => s.channel_id));
   const visible = channels.filter((c) => canSeeChannelMetadata({ membership, subscribed: subscribed.has(c.id) }, c));
-  const groupValues = await getGroupSettingValues(tx, visible.flatMap(channelGroupIds));
+  const [groupValues, traffic] = await Promise.all([getGroupSettingValues(tx, visible.flatMap(channelGroupIds)), getWeeklyTraffic(tx, visible, now)]);
   const systemGroupNames = new Map(systemGroups.map((g) => [g.id, g.name as string]));
   const subscribersOf = new Map<number, number[]>();
   for (const s of allSubscribers) {
@@ -40,7 +41,8 @@ export async function loadVisibleChannels(tx: Tx, realm: RealmRow, user: UserRow
   const counts = storedCounts ?? new Map([...subscribersOf].map(([id, list]) => [id, list.length]));
   // No is_default: register's channel objects leave it out (only GET /streams include_default has
   // it), and no event would keep it current.
-  const present = (c: ChannelRow) => presentChannel(c, { groupValues, systemGroupNames, subscriberCount: counts.get(c.id) ?? 0 });
+  const present = (c: ChannelRow) =>
+    presentChannel(c, { groupValues, systemGroupNames, subscriberCount: counts.get(c.id) ?? 0, weeklyTraffic: traffic.get(c.id) ?? null });
   return { visible, subs, subscribersOf, present };
 }
 

@@ -3,7 +3,7 @@
  * that section current (Zulip's fetch_initial_state_data). Only requested sections are computed.
  */
 import type { AppDeps } from "../../deps.js";
-import { RECIPIENT, getRecipientMembers } from "../../store/channels.js";
+import { getRecipientMembers } from "../../store/channels.js";
 import type { Tx } from "../../store/db.js";
 import { getRecentDirectConversations } from "../../store/state.js";
 import { getUsersByIds } from "../../store/users.js";
@@ -48,16 +48,16 @@ interface Shared {
 
 type Section = (c: StateContext, shared: Shared) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
-const visibleChannels = (c: StateContext, shared: Shared) => (shared.channels ??= loadVisibleChannels(c.tx, c.realm, c.user, c.includeSubscribers));
+const visibleChannels = (c: StateContext, shared: Shared) => (shared.channels ??= loadVisibleChannels(c.tx, c.realm, c.user, c.includeSubscribers, c.deps.clock.now()));
 
 async function recentConversations(c: StateContext) {
   const rows = await getRecentDirectConversations(c.tx, c.user.id);
-  const groups = await getRecipientMembers(c.tx, rows.filter((r) => r.type === RECIPIENT.DIRECT_MESSAGE_GROUP).map((r) => Number(r.conversation)));
+  const members = await getRecipientMembers(c.tx, rows.map((r) => r.recipient_id));
   return {
-    recent_private_conversations: rows.map((r) => {
-      const members = r.type === RECIPIENT.PERSONAL ? [Number(r.conversation)] : (groups.get(Number(r.conversation)) ?? []);
-      return { max_message_id: Number(r.max_id), user_ids: [...new Set(members)].filter((id) => id !== c.user.id).sort((a, b) => a - b) };
-    }),
+    recent_private_conversations: rows.map((r) => ({
+      max_message_id: Number(r.max_id),
+      user_ids: (members.get(r.recipient_id) ?? []).filter((id) => id !== c.user.id),
+    })),
   };
 }
 

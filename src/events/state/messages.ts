@@ -4,7 +4,8 @@
  */
 import { FLAG_BITS } from "../../lib/flags.js";
 import { displayTopic } from "../../lib/topics.js";
-import { RECIPIENT, getChannelsByRecipientIds, getRecipientMembers, getRecipientsByIds } from "../../store/channels.js";
+import { MESSAGE_TYPE } from "../../lib/present-message.js";
+import { getChannelsByRecipientIds, getRecipientMembers } from "../../store/channels.js";
 import type { Tx } from "../../store/db.js";
 import { getMaxMessageId } from "../../store/profile.js";
 import { getStarredMessageIds, getUnreadMessages } from "../../store/state.js";
@@ -19,9 +20,8 @@ export async function maxMessageIdState(tx: Tx, userId: number) {
 export async function unreadState(tx: Tx, userId: number, opts: { allowEmptyTopicName: boolean }): Promise<Record<string, unknown>> {
   const unread = (await getUnreadMessages(tx, userId)).reverse();
   const recipientIds = [...new Set(unread.map((m) => m.recipient_id))];
-  const [recipients, channels] = await Promise.all([getRecipientsByIds(tx, recipientIds), getChannelsByRecipientIds(tx, recipientIds)]);
-  const groupMembers = await getRecipientMembers(tx, recipients.filter((r) => r.type === RECIPIENT.DIRECT_MESSAGE_GROUP).map((r) => r.id));
-  const recipientById = new Map(recipients.map((r) => [r.id, r]));
+  const directRecipientIds = [...new Set(unread.filter((m) => m.type !== MESSAGE_TYPE.CHANNEL).map((m) => m.recipient_id))];
+  const [groupMembers, channels] = await Promise.all([getRecipientMembers(tx, directRecipientIds), getChannelsByRecipientIds(tx, recipientIds)]);
   const channelByRecipient = new Map(channels.map((c) => [c.recipient_id as number, c.id]));
   const pms = new Map<number, number[]>();
   const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
@@ -30,9 +30,7 @@ export async function unreadState(tx: Tx, userId: number, opts: { allowEmptyTopi
   for (const m of unread) {
     const id = Number(m.id);
     if ((m.flags & MENTION_BITS) !== 0) mentions.push(id);
-    const r = recipientById.get(m.recipient_id);
-    if (!r) continue;
-    if (r.type === RECIPIENT.CHANNEL) {
+    if (m.type === MESSAGE_TYPE.CHANNEL) {
       // Zulip buckets by the exact topic (aggregate_unread_data); clients fold case themselves.
       const key = `${m.recipient_id}\u0000${m.subject}`;
       const entry = streams.get(key) ?? {
@@ -42,14 +40,18 @@ export async function unreadState(tx: Tx, userId: number, opts: { allowEmptyTopi
       };
       entry.unread_message_ids.push(id);
       streams.set(key, entry);
-    } else if (r.type === RECIPIENT.PERSONAL) {
-      const other = r.type_id === userId ? m.sender_id : r.type_id;
+      continue;
+    }
+    const members = groupMembers.get(m.recipient_id) ?? [];
+    if (members.length <= 2) {
+      // A 1:1 conversation, keyed by the other participant (the user for messages to themselves).
+      const other = members.find((u) => u !== userId) ?? userId;
       // Pushed, not copied: a conversation can hold thousands of unread messages.
       const ids = pms.get(other) ?? [];
       ids.push(id);
       pms.set(other, ids);
     } else {
-      const key = (groupMembers.get(r.id) ?? []).join(",");
+      const key = members.join(",");
       const ids = huddles.get(key) ?? [];
       ids.push(id);
       huddles.set(key, ids);

@@ -1,4 +1,5 @@
 /** Smaller register sections: each reads one table of the user's or realm's data. */
+import { emojiStillFileName } from "../../lib/image-types.js";
 import { displayTopic } from "../../lib/topics.js";
 import type { Tx } from "../../store/db.js";
 import { getLinkifiers } from "../../store/render-refs.js";
@@ -43,14 +44,15 @@ export async function linkifiersState(tx: Tx, realm: RealmRow) {
 }
 
 /** One custom emoji as realm_emoji lists it (and the realm_emoji add event carries it). */
-export function presentRealmEmoji(e: { id: number; realm_id: number; name: string; file_name: string; deactivated: boolean; author_id: number | null }) {
+export function presentRealmEmoji(e: { id: number; realm_id: number; name: string; file_name: string; deactivated: boolean; author_id: number | null; is_animated: boolean }) {
   return {
     id: String(e.id),
     name: e.name,
     source_url: `/user_avatars/${e.realm_id}/emoji/images/${e.file_name}`,
     deactivated: e.deactivated,
     author_id: e.author_id,
-    still_url: null,
+    // FL 97: an animated emoji's first frame, for clients that show stills.
+    still_url: e.is_animated ? `/user_avatars/${e.realm_id}/emoji/images/still/${emojiStillFileName(e.file_name)}` : null,
   };
 }
 
