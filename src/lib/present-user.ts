@@ -38,7 +38,7 @@ export interface PresentUserOptions {
 
 /** The columns a user object is built from (store/users.ts reads just these for whole-realm lists). */
 export const PRESENTED_USER_COLUMNS = [
-  "id", "realm_id", "email", "delivery_email", "full_name", "date_joined", "is_active", "role", "is_billing_admin",
+  "id", "realm_id", "email", "delivery_email", "full_name", "date_joined", "is_active", "role",
   "is_bot", "bot_type", "bot_owner_id", "timezone", "avatar_source", "avatar_version", "is_imported_stub", "is_deleted",
 ] as const;
 
@@ -56,7 +56,7 @@ export function presentUser(user: PresentableUser, opts: PresentUserOptions): Re
     is_owner: user.role === ROLE.OWNER,
     is_admin: user.role <= ROLE.ADMINISTRATOR,
     is_guest: user.role === ROLE.GUEST,
-    is_billing_admin: user.is_billing_admin,
+    // No is_billing_admin: Zulip removed it from user objects at FL 363.
     is_bot: user.is_bot,
     bot_type: user.bot_type,
     bot_owner_id: user.bot_owner_id,
