@@ -15,7 +15,11 @@ import { LocalEventBus, type ChatEvent } from "../../src/events/bus.js";
 import { QueueRegistry } from "../../src/events/registry.js";
 import { getRealmById } from "../../src/store/realms.js";
 import { readTx } from "../../src/store/db.js";
+import { installContractHooks } from "./contract/hook.js";
 import { openTestStore, type StoreKind, type TestStore } from "./stores.js";
+
+// Every answer and event of the apps this process builds is held to Zulip's API contract.
+installContractHooks();
 
 export const EXTERNAL_HOST = "testserver.local:9991";
 export const PASSWORD = "correct horse battery staple";
