@@ -45,8 +45,9 @@ describe("the API contract", { skip: checker ? false : `${OPENAPI_PATH} is absen
       checker!.compileOperation(ep.method, ep.path);
     }
     const events = checker!.compileEvents();
+    const errorShapes = checker!.compileErrorShapes();
     t.diagnostic(`${ENDPOINTS.length} operations: ${bySource.get("document")?.length ?? 0} described by the document (FL 378), ${bySource.get("newer-schemas.ts")?.length ?? 0} by newer-schemas.ts`);
-    t.diagnostic(`${events.length} event types/ops described; compiled in ${Math.round(performance.now() - started)} ms`);
+    t.diagnostic(`${events.length} event types/ops and ${errorShapes} error shapes described; compiled in ${Math.round(performance.now() - started)} ms`);
     assert.deepEqual(bySource.get("nothing") ?? [], [], "operations neither the document nor newer-schemas.ts describes");
   });
 

@@ -118,6 +118,10 @@ export const NEWER: Deviation[] = [
 
 export const UNDOCUMENTED: Deviation[] = [
   {
+    kind: "undocumented", why: "every success may list ignored_parameters_unsupported (FL 167, JsonSuccessBase); this schema's closing field list omits it",
+    target: { response: "POST /messages/flags/narrow", at: "allOf/1" }, change: { addProperties: { ignored_parameters_unsupported: { type: "array", items: str } } },
+  },
+  {
     kind: "undocumented", why: "Zulip sends the sender's own local_message_id to the queue that sent the message (zerver/tornado/event_queue.py)",
     target: { event: "message" }, change: { addProperties: { local_message_id: str } },
   },

@@ -7,9 +7,11 @@
  * A violation fails the test at the request that caused it: `app.inject()` throws, naming the
  * operation, the JSON path and the schema rule. Answers not fetched by inject (a listening server
  * driven by fetch) and events delivered outside a request are thrown at the next inject, or fail
- * the test file at exit. `PARLEY_CONTRACT_COLLECT=<file>` appends violations to the file (JSON
- * lines) instead of failing, to survey a whole run; `PARLEY_CONTRACT_STATS=<dir>` (set by
- * scripts/run-tests.mjs) receives what each process validated, for the run's summary.
+ * the test file at exit. A server the tests run as a child process (./child.ts) reports them in a
+ * response header instead, which the test's client turns into the same error (CONTRACT_HEADER).
+ * `PARLEY_CONTRACT_COLLECT=<file>` appends violations to the file (JSON lines) instead of failing,
+ * to survey a whole run; `PARLEY_CONTRACT_STATS=<dir>` (set by scripts/run-tests.mjs) receives
+ * what each process validated, for the run's summary.
  */
 import { channel } from "node:diagnostics_channel";
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -34,6 +36,9 @@ export const stats = {
 const unclaimed: Violation[] = [];
 const PARLEY_ROUTES = new Set(ENDPOINTS.map((ep) => `${ep.method} ${ep.path}`));
 const collectFile = process.env.PARLEY_CONTRACT_COLLECT;
+/** The header in which a server in a child process reports the violations of its answer. */
+export const CONTRACT_HEADER = "x-parley-contract-violations";
+let reportInHeader = false;
 
 export class ContractViolation extends Error {
   override name = "ContractViolation";
@@ -53,15 +58,23 @@ function record(violations: Violation[]): void {
   unclaimed.push(...violations);
 }
 
+function violationReport(violations: readonly Violation[]): string {
+  const lines = violations.slice(0, 20).map((v) => `  ${describeViolation(v)}`);
+  if (violations.length > 20) lines.push(`  … and ${violations.length - 20} more`);
+  return `the answer breaks Zulip's API contract (test/helpers/contract/; whitelist only in deviations.ts):\n${lines.join("\n")}`;
+}
+
 /** Throws the violations recorded since the last call (none in collecting mode). */
 export function claimViolations(response?: unknown): void {
   if (unclaimed.length === 0) return;
-  const taken = unclaimed.splice(0);
-  const lines = taken.slice(0, 20).map((v) => `  ${describeViolation(v)}`);
-  if (taken.length > 20) lines.push(`  … and ${taken.length - 20} more`);
-  const error = new ContractViolation(`the answer breaks Zulip's API contract (test/helpers/contract/; whitelist only in deviations.ts):\n${lines.join("\n")}`);
+  const error = new ContractViolation(violationReport(unclaimed.splice(0)));
   error.response = response;
   throw error;
+}
+
+/** For a client of a server in a child process: throws what the server reported in the header. */
+export function claimReportedViolations(header: string | null | undefined): void {
+  if (header) throw new ContractViolation(decodeURIComponent(header));
 }
 
 function bodyOf(payload: unknown): unknown {
@@ -85,7 +98,7 @@ export function checkAnswer(request: FastifyRequest, reply: FastifyReply, payloa
   const testEndpoint = route !== null && !PARLEY_ROUTES.has(`${method} ${route}`) && reply.statusCode !== 405;
   const violations = checker.checkResponse(method, route, reply.statusCode, bodyOf(payload), testEndpoint);
   stats.responses++;
-  if (route !== null && !testEndpoint) stats.operations.add(`${method} ${route}`);
+  if (PARLEY_ROUTES.has(`${method} ${route}`)) stats.operations.add(`${method} ${route}`);
   record(violations);
 }
 
@@ -101,6 +114,7 @@ export function checkQueuedEvent(event: QueuedEvent): void {
 function instrument(app: FastifyInstance): void {
   app.addHook("onSend", async (request, reply, payload) => {
     checkAnswer(request, reply, payload);
+    if (reportInHeader && unclaimed.length > 0) reply.header(CONTRACT_HEADER, encodeURIComponent(violationReport(unclaimed.splice(0))).slice(0, 6000));
     return payload;
   });
   const inject = app.inject.bind(app) as (opts?: unknown, callback?: unknown) => unknown;
@@ -130,8 +144,12 @@ function reportAtExit(): void {
   });
 }
 
-/** Installs the hooks once per process; without ../shared it does nothing (stats.installed stays false). */
-export function installContractHooks(): void {
+/**
+ * Installs the hooks once per process; without ../shared it does nothing (stats.installed stays
+ * false). `inHeader`: this process is a server run by a test, which reads the report header.
+ */
+export function installContractHooks(opts: { inHeader?: boolean } = {}): void {
+  reportInHeader ||= opts.inHeader === true;
   // The document itself is loaded on the first answer, so processes that serve none pay nothing.
   if (stats.installed || !existsSync(OPENAPI_PATH)) return;
   stats.installed = true;
