@@ -5,48 +5,20 @@
  * not describe, from ./newer-schemas.ts; the document is patched by ./deviations.ts first and by
  * nothing else. Every schema is compiled once per process, on first use.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { applyDeviations, describeTarget } from "./apply-deviations.js";
+import { Ajv, type ValidateFunction } from "ajv";
+import { applyDeviations } from "./apply-deviations.js";
 import { DEVIATIONS } from "./deviations.js";
 import { atPointer, DOCUMENT_ID, escapePointer, loadDocument, type ErrorExample, type Json } from "./document.js";
-import { ALIASES, ERROR_CODES, METHOD_NOT_ALLOWED, NEWER_EVENTS, NEWER_OPERATIONS, TEST_ENDPOINT_SUCCESS } from "./newer-schemas.js";
+import { ErrorContract } from "./errors.js";
+import { ALIASES, METHOD_NOT_ALLOWED, NEWER_EVENTS, NEWER_OPERATIONS, TEST_ENDPOINT_SUCCESS } from "./newer-schemas.js";
+import { COLLECTING, describeViolation, toViolations, type Violation } from "./violation.js";
 
-export interface Violation {
-  /** `POST /register → 200` or `event realm_user/add`. */
-  where: string;
-  /** JSON path in the body or event (`/realm_users/3/avatar_url`). */
-  path: string;
-  /** The rule broken: keyword, its parameters and the schema location. */
-  rule: string;
-  /** The offending value, abridged (collecting mode only, where Ajv runs verbose). */
-  value?: string;
-}
-
-export const describeViolation = (v: Violation) => `${v.where}: ${v.path || "(root)"} ${v.rule}`;
-
-/** Documented error responses of one code, each with the keys its example always carries. */
-interface ErrorShape {
-  /** Compiled on first use: most test processes answer few errors. */
-  validator(): ValidateFunction;
-  required: string[];
-}
+export { describeViolation, type Violation } from "./violation.js";
 
 const EVENTS_POINTER = "/paths/~1events/get/responses/200/content/application~1json/schema";
 
 /** Where the operation's routes differ only in their parameters' names: `/users/{user_id}` ≡ `/users/:user_id`. */
 export const pathShape = (path: string) => path.replace(/\{[^}]+\}|:[^/]+|\*/g, "{}");
-
-/** Collecting mode surveys a whole run: every error, with the offending value. */
-const COLLECTING = process.env.PARLEY_CONTRACT_COLLECT !== undefined;
-
-function toViolations(where: string, errors: ErrorObject[] | null | undefined): Violation[] {
-  return (errors ?? []).slice(0, COLLECTING ? 200 : 12).map((e) => ({
-    where,
-    path: e.instancePath,
-    rule: `${e.keyword}: ${e.message} ${JSON.stringify(e.params)} [schema ${e.schemaPath}]`,
-    ...(COLLECTING && { value: JSON.stringify(e.data)?.slice(0, 300) }),
-  }));
-}
 
 export class Contract {
   // Referenced schemas compiled once as functions of their own and no optimising pass: a third of
@@ -58,9 +30,7 @@ export class Contract {
   private readonly documented = new Map<string, string[]>();
   /** event type → its alternatives in the document's GET /events schema, with their ops (null: no op). */
   private readonly eventAlternatives = new Map<string, Array<{ ops: string[] | null; pointer: string }>>();
-  private readonly errorShapes = new Map<string, ErrorShape[]>();
-  /** Keys an error code's documented example carries that Parley may leave out (PENDING entries). */
-  private readonly optionalErrorKeys = new Map<string, string[]>();
+  private readonly errors: ErrorContract;
   /** This process's copy of newer-schemas.ts's operations, as ./deviations.ts patches them. */
   private readonly newerOperations: typeof NEWER_OPERATIONS = structuredClone(NEWER_OPERATIONS);
 
@@ -77,32 +47,7 @@ export class Contract {
         this.documented.set(key, [...(this.documented.get(key) ?? []), path]);
       }
     }
-    for (const example of errorExamples) {
-      const shapes = this.errorShapes.get(example.code) ?? [];
-      shapes.push({ validator: () => this.compilePointer(example.pointer), required: example.keys });
-      this.errorShapes.set(example.code, shapes);
-    }
-    this.applyErrorDeviations();
-  }
-
-  /** ./deviations.ts entries on error codes: the fields an error with that code carries, or may omit. */
-  private applyErrorDeviations(): void {
-    for (const d of DEVIATIONS) {
-      if (!("errorCode" in d.target)) continue;
-      const code = d.target.errorCode;
-      const documented = this.errorShapes.get(code) ?? [];
-      if ("addProperties" in d.change) {
-        const fields = d.change.addProperties;
-        const schema = { allOf: [{ $ref: `${DOCUMENT_ID}#/components/schemas/CodedErrorBase` }, { additionalProperties: false, required: Object.keys(fields), properties: { result: {}, msg: {}, code: {}, ...fields } }] };
-        this.errorShapes.set(code, [{ validator: () => this.compileSchema(`error ${code}`, schema), required: Object.keys(fields) }, ...documented]);
-      } else if ("optional" in d.change) {
-        const names = d.change.optional;
-        if (!documented.some((shape) => names.every((n) => shape.required.includes(n)))) throw new Error(`deviations.ts: the ${d.kind} entry for ${describeTarget(d.target)} is stale: ${names.join(", ")} not documented`);
-        this.optionalErrorKeys.set(code, names);
-      } else {
-        throw new Error(`deviations.ts: ${describeTarget(d.target)} takes addProperties or optional`);
-      }
-    }
+    this.errors = new ErrorContract(errorExamples, { pointer: (p) => this.compilePointer(p), schema: (key, schema) => this.compileSchema(key, schema) });
   }
 
   private compilePointer(pointer: string): ValidateFunction {
@@ -167,9 +112,7 @@ export class Contract {
 
   /** Compiles the error shapes of every code the contract knows fields for; their number. */
   compileErrorShapes(): number {
-    const shapes = [...this.errorShapes.values()].flat();
-    for (const shape of shapes) shape.validator();
-    return shapes.length;
+    return this.errors.compileAll();
   }
 
   /** Every event type/op the contract describes (documented or newer), each schema compiled. */
@@ -238,29 +181,12 @@ export class Contract {
       const validate = this.compileSchema("405", METHOD_NOT_ALLOWED);
       return validate(body) ? [] : toViolations(where, validate.errors);
     }
-    // The operation's own documented answers for this status first (inline error shapes).
+    // The operation's own documented answers for this status come first (inline error shapes).
     const documented = (route ? (this.documentedPaths(method, route) ?? []) : [])
       .map((p) => this.responseSchemaPointer(p, method, String(status)))
-      .filter((p): p is string => !!p);
-    for (const pointer of documented) if (this.compilePointer(pointer)(body)) return this.missingErrorKeys(where, body);
-    const code = String(body.code);
-    if (!ERROR_CODES.has(code)) return [{ where, path: "/code", rule: `enum: ${JSON.stringify(body.code)} is not one of Zulip's error codes (zerver/lib/exceptions.py ErrorCode)` }];
-    const shapes = this.errorShapes.get(code) ?? [];
-    for (const shape of shapes) if (shape.validator()(body)) return this.missingErrorKeys(where, body);
-    if (shapes.length > 0) return toViolations(where, shapes[0].validator().errors);
-    const coded = this.compilePointer("/components/schemas/CodedError");
-    return coded(body) ? [] : toViolations(where, coded.errors);
-  }
-
-  /** An error whose code the document shows with extra fields must carry them (e.g. var_name). */
-  private missingErrorKeys(where: string, body: Json): Violation[] {
-    const shapes = this.errorShapes.get(String(body.code)) ?? [];
-    if (shapes.length === 0) return [];
-    const optional = this.optionalErrorKeys.get(String(body.code)) ?? [];
-    const complete = shapes.some((s) => s.required.every((k) => k in body || optional.includes(k)));
-    if (complete) return [];
-    const missing = shapes[0].required.filter((k) => !(k in body) && !optional.includes(k));
-    return [{ where, path: "", rule: `required: an error with code ${String(body.code)} carries ${missing.join(", ")} (documented example)` }];
+      .filter((p): p is string => !!p)
+      .map((p) => this.compilePointer(p));
+    return this.errors.check(where, body, documented);
   }
 
   /**
