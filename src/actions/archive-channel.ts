@@ -16,7 +16,7 @@ import { insertAuditLog, updateRealm } from "../store/realms.js";
 import { getSubscriberIds } from "../store/subscriptions.js";
 import type { ChannelRow, RealmRow, UserRow } from "../store/types.js";
 import { channelAudience } from "./channel-audience.js";
-import { channelPresenter } from "./channel-views.js";
+import { channelDeleteEvent } from "./channel-views.js";
 import { doSetDefaultChannel } from "./default-channels.js";
 import { CHANNEL_EVENTS_TOPIC, sendChannelNotice, type NoticeOptions } from "./notification-bot.js";
 
@@ -48,12 +48,11 @@ export async function checkArchiveChannel(deps: AppDeps, tx: Tx, realm: RealmRow
   }
   await insertAuditLog(tx, { realm_id: realm.id, event_type: "channel_deactivated", event_time: deps.clock.now(), acting_user_id: user.id, modified_channel_id: channel.id });
   const archived = (await getChannelById(tx, realm.id, channel.id)) as ChannelRow;
-  const presented = (await channelPresenter(tx, realm.id, [archived], deps.clock.now())).channel(archived);
   // Clients that declared archived_channels keep the channel, marked archived (FL 378); the
-  // others drop it. `streams` (full objects) is what pre-FL-343 clients read; newer ones use `stream_ids`.
+  // others drop it.
   const update = { type: "stream", op: "update", stream_id: channel.id, name: channel.name, property: "is_archived", value: true };
   publishOnCommit(tx, deps.events, { ...update, only_with: ARCHIVED_CHANNELS }, audience);
-  publishOnCommit(tx, deps.events, { type: "stream", op: "delete", streams: [presented], stream_ids: [channel.id], only_without: ARCHIVED_CHANNELS }, audience);
+  publishOnCommit(tx, deps.events, { ...channelDeleteEvent([channel.id]), only_without: ARCHIVED_CHANNELS }, audience);
   // Zulip's do_deactivate_stream posts this in the channel itself, already read by everyone.
   await sendChannelStateNotice(deps, tx, realm, user, archived, `Channel #**${archived.name}** has been archived.`, {
     readByEveryone: true,

@@ -13,7 +13,7 @@ import { getSubscriberIds, getSubscriptionRows } from "../store/subscriptions.js
 import type { ChannelRow, RealmRow } from "../store/types.js";
 import { ARCHIVED_CHANNELS } from "./archive-channel.js";
 import { channelAudience } from "./channel-audience.js";
-import { channelPresenter, type ChannelPresenter } from "./channel-views.js";
+import { channelDeleteEvent, channelPresenter, type ChannelPresenter } from "./channel-views.js";
 
 interface Announcement {
   presenter: ChannelPresenter;
@@ -55,7 +55,7 @@ export async function publishAccessChanges(
     publishOnCommit(tx, deps.events, { type: "stream", op: "update", stream_id: after.id, name: after.name, ...update, ...route }, staying);
   }
   publishShown(deps, tx, after, gained, { presenter, subscribers, route });
-  publishOnCommit(tx, deps.events, { type: "stream", op: "delete", streams: [presenter.channel(after)], stream_ids: [after.id], ...route }, lost);
+  publishOnCommit(tx, deps.events, { ...channelDeleteEvent([after.id]), ...route }, lost);
   if (!opts.unarchived) return;
   const fresh = { only_without: ARCHIVED_CHANNELS };
   publishShown(deps, tx, after, [...audienceAfter], { presenter, subscribers, route: fresh });

@@ -4,6 +4,7 @@
  * status, and the objects that channel and subscription events carry.
  */
 import { accessChannelById } from "../access/channels.js";
+import type { ChatEvent } from "../events/bus.js";
 import { accessUserById } from "../access/users.js";
 import { ApiError } from "../errors.js";
 import { channelGroupIds, presentChannel, presentSubscription } from "../lib/present-channel.js";
@@ -16,6 +17,14 @@ import { getWeeklyTraffic } from "../store/channel-traffic.js";
 import { getGroupSettingValues, getSystemGroups } from "../store/groups.js";
 import { getSubscribedChannelIds, getSubscriberIds, getSubscriberIdsByRecipient, getUserChannelSubscriptions, isSubscribed } from "../store/subscriptions.js";
 import type { ChannelRow, SubscriptionRow, UserRow } from "../store/types.js";
+
+/**
+ * A `stream` delete for channels a user can no longer see. Since FL 343 the deprecated `streams`
+ * list carries only each channel's id; `stream_ids` is the modern form (OpenAPI get-events).
+ */
+export function channelDeleteEvent(ids: readonly number[]): ChatEvent {
+  return { type: "stream", op: "delete", streams: ids.map((stream_id) => ({ stream_id })), stream_ids: [...ids] };
+}
 
 export interface ChannelPresenter {
   channel(channel: ChannelRow, opts?: { includeDefault?: boolean }): Record<string, unknown>;

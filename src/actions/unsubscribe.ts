@@ -17,7 +17,7 @@ import { insertAuditLog } from "../store/realms.js";
 import { getSubscribedChannelIds, unsubscribeUsers } from "../store/subscriptions.js";
 import type { ChannelRow, RealmRow, UserRow } from "../store/types.js";
 import { channelAudiences } from "./channel-audience.js";
-import { channelPresenter } from "./channel-views.js";
+import { channelDeleteEvent } from "./channel-views.js";
 import { resolvePrincipals } from "./subscribe.js";
 import type { SubscriptionPair } from "./subscriptions-add.js";
 
@@ -95,15 +95,13 @@ async function publishRemovalEvents(
 ): Promise<void> {
   const byUser = new Map<number, SubscriptionPair[]>();
   for (const pair of removed) byUser.set(pair.user.id, [...(byUser.get(pair.user.id) ?? []), pair]);
-  const privateChannels = [...new Map(removed.filter((p) => p.channel.invite_only).map((p) => [p.channel.id, p.channel])).values()];
-  const presenter = await channelPresenter(tx, realm.id, privateChannels, deps.clock.now());
   for (const [userId, pairs] of byUser) {
     const subscriptions = pairs.map((p) => ({ name: p.channel.name, stream_id: p.channel.id }));
     publishOnCommit(tx, deps.events, { type: "subscription", op: "remove", subscriptions }, [userId]);
     const membership = await Membership.load(tx, pairs[0].user);
     const lost = pairs.map((p) => p.channel).filter((c) => c.invite_only && !canSeeChannelMetadata({ membership, subscribed: false }, c));
     if (lost.length > 0) {
-      publishOnCommit(tx, deps.events, { type: "stream", op: "delete", streams: lost.map((c) => presenter.channel(c)), stream_ids: lost.map((c) => c.id) }, [userId]);
+      publishOnCommit(tx, deps.events, channelDeleteEvent(lost.map((c) => c.id)), [userId]);
     }
   }
   const channels = [...new Map(removed.map((p) => [p.channel.id, p.channel])).values()];

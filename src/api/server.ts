@@ -26,7 +26,6 @@ export const getServerSettings = endpoint({
         google: false,
         saml: false,
         "openid connect": false,
-        jwt: ctx.subdomain in ctx.deps.config.jwtAuthKeys,
       },
       external_authentication_methods: [],
       zulip_feature_level: ZULIP_FEATURE_LEVEL,

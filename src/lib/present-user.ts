@@ -34,6 +34,7 @@ export function presentUser(user: PresentableUser, opts: PresentUserOptions): Re
     is_owner: user.role === ROLE.OWNER,
     is_admin: user.role <= ROLE.ADMINISTRATOR,
     is_guest: user.role === ROLE.GUEST,
+    // No is_billing_admin: Zulip removed it from user objects at FL 363.
     is_bot: user.is_bot,
     bot_type: user.bot_type,
     bot_owner_id: user.bot_owner_id,

@@ -12,7 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { Ajv, type ValidateFunction } from "ajv";
 import { parse } from "yaml";
 import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
-import { toJsonSchema, type Json } from "../helpers/openapi.js";
+import { toJsonSchema, type Json } from "../helpers/contract/document.js";
 import { createChannel } from "../helpers/messages.js";
 
 const CURRENT_OPENAPI = resolve(process.cwd(), "../shared/reference/zulip-openapi-current.yaml");

@@ -23,7 +23,7 @@ import { getNotificationBot } from "../../src/actions/notification-bot.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { getRealmById } from "../../src/store/realms.js";
 import type { ApiResponse, TestRealm, TestUser, UserName } from "../helpers/fixtures.js";
-import { eventValidator } from "../helpers/openapi.js";
+import { eventViolations } from "../helpers/contract/validator.js";
 import { applyEvents } from "./apply-events.js";
 import type { Event, State } from "./event-state.js";
 
@@ -168,7 +168,6 @@ export async function verifyAction(
   const res = await action();
   assert.ok(res.status === 200, `action failed: ${res.status} ${JSON.stringify(res.body)}`);
   await t.deps.presence.flush();
-  const validator = eventValidator();
   const delivered: Record<string, Event[]> = {};
   for (const v of viewers) {
     const name = nameOf(t, v);
@@ -177,8 +176,7 @@ export async function verifyAction(
     assert.equal(got.status, 200, JSON.stringify(got.body));
     const events = (got.body.events as Event[]).filter((e) => e.type !== "heartbeat");
     delivered[name] = events;
-    const problems = events.map((e) => ({ e, problems: validator.check(e) })).filter((x) => x.problems.length > 0);
-    assert.deepEqual(problems, [], `${name}: events not matching the OpenAPI schemas`);
+    assert.deepEqual(eventViolations(events), [], `${name}: events not matching the OpenAPI schemas`);
     const expected = opts.expect?.[name];
     if (expected) {
       const labels = events.map((e, i) => (expected[i]?.includes("/") ? `${e.type}/${e.op}` : e.type));

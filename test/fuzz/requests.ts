@@ -8,7 +8,7 @@ import fc from "fast-check";
 import type { AnyEndpoint } from "../../src/http/endpoint.js";
 import type { ParamTable } from "../../src/http/params.js";
 import type { UserName } from "../helpers/fixtures.js";
-import type { Json } from "../helpers/openapi.js";
+import type { Json } from "../helpers/contract/document.js";
 import type { Part } from "../helpers/uploads.js";
 import { TINY_PNG } from "./fuzz-realm.js";
 import { giantValue, idFor, paramValue, text, validLooking, type Pools, type WireValue } from "./values.js";

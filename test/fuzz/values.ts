@@ -5,7 +5,7 @@
  * percent-escapes, which no well-behaved client produces).
  */
 import fc from "fast-check";
-import type { Json } from "../helpers/openapi.js";
+import type { Json } from "../helpers/contract/document.js";
 
 /** A parameter value on the wire: text (percent-encoded when sent) or an already-encoded form token. */
 export type WireValue = { text: string } | { encoded: string };

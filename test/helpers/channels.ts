@@ -3,6 +3,7 @@
  * straight to the store (no endpoint of ours sets them), and event lookups in `t.published`.
  */
 import { addGroupMembers, addSubgroups, getSystemGroupByName, insertGroup } from "../../src/store/groups.js";
+import { USER_GROUP_SETTINGS } from "../../src/policy/user-groups.js";
 import { getChannelById } from "../../src/store/channels.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { getRealmById, updateRealm } from "../../src/store/realms.js";
@@ -43,10 +44,15 @@ export async function addFolder(t: TestRealm, name: string, archived = false): P
   return row.id;
 }
 
-/** A named user group with these members (and subgroups). */
+/**
+ * A named user group with these members (and subgroups), its permission settings on system groups
+ * as a group Zulip creates has them (the creator-defaulted ones on role:nobody: it has no creator).
+ */
 export async function addGroup(t: TestRealm, name: string, members: UserName[], subgroups: number[] = []): Promise<number> {
   return transaction(t.deps.store, async (tx) => {
-    const id = await insertGroup(tx, { realm_id: t.realmId, name, date_created: t.clock.now(), creator_id: null });
+    const settings: Record<string, number> = {};
+    for (const s of USER_GROUP_SETTINGS) settings[s.column] = (await getSystemGroupByName(tx, t.realmId, s.default === "creator" ? "role:nobody" : s.default)).id;
+    const id = await insertGroup(tx, { realm_id: t.realmId, name, date_created: t.clock.now(), creator_id: null, ...settings });
     await addGroupMembers(tx, id, members.map((u) => t.users[u].id));
     await addSubgroups(tx, id, subgroups);
     return id;

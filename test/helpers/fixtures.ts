@@ -16,7 +16,11 @@ import { QueueRegistry } from "../../src/events/registry.js";
 import { getRealmById } from "../../src/store/realms.js";
 import { updateUser } from "../../src/store/users.js";
 import { readTx } from "../../src/store/db.js";
+import { installContractHooks } from "./contract/hook.js";
 import { openTestStore, type StoreKind, type TestStore } from "./stores.js";
+
+// Every answer and event of the apps this process builds is held to Zulip's API contract.
+installContractHooks();
 
 export const EXTERNAL_HOST = "testserver.local:9991";
 export const PASSWORD = "correct horse battery staple";

@@ -3,11 +3,16 @@
  * store, driven over loopback HTTP. For the crash and backup tests and the soak script.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { OPENAPI_PATH } from "./contract/document.js";
+import { claimReportedViolations, CONTRACT_HEADER } from "./contract/hook.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const NODE_ARGS = ["--import", "tsx"];
+/** The server holds its answers to Zulip's API contract, like the apps tests build in-process. */
+const SERVER_ARGS = [...NODE_ARGS, ...(existsSync(OPENAPI_PATH) ? ["--import", "./test/helpers/contract/child.ts"] : [])];
 
 export interface Run {
   code: number | null;
@@ -64,7 +69,7 @@ export interface ServerProcess {
 
 /** Starts `src/main.ts` on `port` and waits until it answers; its stderr goes to ours. */
 export async function startServer(port: number, env: Record<string, string>, options: { captureStdout?: boolean } = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...NODE_ARGS, "src/main.ts"], {
+  const child = spawn(process.execPath, [...SERVER_ARGS, "src/main.ts"], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "warn", RATE_LIMITING: "off", ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", options.captureStdout ? "pipe" : "ignore", "inherit"],
@@ -84,10 +89,10 @@ export async function startServer(port: number, env: Record<string, string>, opt
   };
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`the server on port ${port} exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/v1/server_settings`)).ok) return server;
-    } catch {
-      // not listening yet
+    const ready = await fetch(`http://127.0.0.1:${port}/api/v1/server_settings`).catch(() => null); // null: not listening yet
+    if (ready?.ok) {
+      claimReportedViolations(ready.headers.get(CONTRACT_HEADER));
+      return server;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -122,6 +127,8 @@ export class ApiClient {
       body: method === "GET" ? undefined : form.toString(),
       signal,
     });
-    return { status: res.status, body: (await res.json()) as ApiReply["body"] };
+    const body = (await res.json()) as ApiReply["body"];
+    claimReportedViolations(res.headers.get(CONTRACT_HEADER));
+    return { status: res.status, body };
   }
 }
