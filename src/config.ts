@@ -75,6 +75,18 @@ export interface Config {
    * none point at Gravatar. Off, Parley serves generated default avatars itself.
    */
   enableGravatar: boolean;
+  /**
+   * An image proxy in Zulip's Camo scheme (env `CAMO_URL` and `CAMO_KEY`, both or neither; off by
+   * default): previews of images and videos on other hosts load through it, so readers' browsers
+   * never contact those hosts (issue 16, F17). Zulip's settings are CAMO_URI and CAMO_KEY.
+   */
+  camo: CamoConfig | null;
+}
+
+export interface CamoConfig {
+  /** The proxy's base URL, ending in "/". */
+  url: string;
+  key: string;
 }
 
 export interface S3Config {
@@ -130,6 +142,19 @@ function parseEmailGatewayPattern(value: string | undefined): string {
   const pattern = value ?? "";
   if (pattern !== "" && pattern.split("%s").length !== 2) throw new Error(`EMAIL_GATEWAY_PATTERN must contain %s exactly once, got ${pattern}`);
   return pattern;
+}
+
+function parseCamo(url: string | undefined, key: string | undefined): CamoConfig | null {
+  if (!url && !key) return null;
+  if (!url || !key) throw new Error("CAMO_URL and CAMO_KEY: set both (the image proxy's address and its shared key) or neither");
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`CAMO_URL: "${url}" is not a URL (e.g. https://camo.example.com/)`);
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new Error(`CAMO_URL: "${url}" must be an http(s) URL`);
+  return { url: parsed.href.endsWith("/") ? parsed.href : `${parsed.href}/`, key };
 }
 
 function parseSessionCookieSecure(value: string | undefined): boolean | null {
@@ -189,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     botStorageSizeLimit: intFromEnv("USER_STATE_SIZE_LIMIT", env.USER_STATE_SIZE_LIMIT, 10_000_000),
     emailGatewayPattern: parseEmailGatewayPattern(env.EMAIL_GATEWAY_PATTERN),
     enableGravatar: (env.ENABLE_GRAVATAR || "false").toLowerCase() === "true",
+    camo: parseCamo(env.CAMO_URL, env.CAMO_KEY),
   };
 }
 

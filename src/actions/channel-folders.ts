@@ -51,7 +51,7 @@ async function checkFolderName(tx: Tx, realm: RealmRow, name: string, exceptId?:
 
 async function render(deps: AppDeps, tx: Tx, realm: RealmRow, actor: UserRow, description: string): Promise<string> {
   if (description === "") return "";
-  return (await renderContent({ tx, realm, externalHost: deps.config.externalHost, senderId: actor.id, content: description })).html;
+  return (await renderContent({ tx, realm, config: deps.config, senderId: actor.id, content: description })).html;
 }
 
 /** POST /channel_folders/create; returns the folder id. */

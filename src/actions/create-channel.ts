@@ -147,7 +147,7 @@ export async function doCreateChannel(
   const creator = m.user;
   const columns = await groupSettingColumns(tx, realm, m, input, checked.historyPublic, now);
   const rendered = input.description
-    ? (await renderContent({ tx, realm, externalHost: deps.config.externalHost, senderId: creator.id, content: input.description })).html
+    ? (await renderContent({ tx, realm, config: deps.config, senderId: creator.id, content: input.description })).html
     : "";
   const channel = await insertChannel(tx, {
     realm_id: realm.id,

@@ -52,7 +52,7 @@ export async function prepareContentEdit(
   const rendered = await renderContent({
     tx,
     realm,
-    externalHost: deps.config.externalHost,
+    config: deps.config,
     senderId: message.sender_id,
     content,
     alertWords: [...new Set([...alertWords.values()].flat())],

@@ -87,7 +87,7 @@ export async function doUpdateProfileData(deps: AppDeps, tx: Tx, realm: RealmRow
     } else {
       if (existing?.value === value) continue;
       if (renderable) {
-        rendered = (await renderContent({ tx, realm, externalHost: deps.config.externalHost, senderId: target.id, content: value })).html;
+        rendered = (await renderContent({ tx, realm, config: deps.config, senderId: target.id, content: value })).html;
       }
       await upsertProfileValue(tx, target.id, field.id, value, rendered);
     }

@@ -4,6 +4,7 @@
  */
 import { buildMarkdownContext, collectReferences, renderMarkdown, topicLinkKey, type References, type RenderResult } from "../markdown/index.js";
 import { realmUrl } from "../lib/realm-url.js";
+import type { Config } from "../config.js";
 import type { Tx } from "../store/db.js";
 import { Membership } from "../policy/group-settings.js";
 import { canSeeChannelMetadata } from "../policy/channels.js";
@@ -23,7 +24,8 @@ import { getUploadPreviews } from "./thumbnails.js";
 export interface RenderInput {
   tx: Tx;
   realm: RealmRow;
-  externalHost: string;
+  /** The server's external host (realm URLs) and image proxy (previews). */
+  config: Pick<Config, "externalHost" | "camo">;
   /** Whose view decides which private channels may be linked. */
   senderId: number;
   content: string;
@@ -85,7 +87,7 @@ export async function renderContent(input: RenderInput): Promise<RenderResult> {
     getUploadPreviews(tx, realm.id, input.content),
   ]);
   const ctx = buildMarkdownContext({
-    realmUrl: realmUrl(input.externalHost, realm.string_id),
+    realmUrl: realmUrl(input.config.externalHost, realm.string_id),
     users,
     groups,
     channels,
@@ -99,6 +101,7 @@ export async function renderContent(input: RenderInput): Promise<RenderResult> {
     linkifiers: linkifiers.map((l) => ({ id: l.id, pattern: l.pattern, url_template: l.url_template })),
     translateEmoticons: input.translateEmoticons,
     uploadPreviews,
+    camo: input.config.camo,
   });
   return renderMarkdown(input.content, ctx, { alertWords: input.alertWords });
 }

@@ -207,7 +207,7 @@ export async function doSendMessage(
   const rendered = await renderContent({
     tx,
     realm,
-    externalHost: deps.config.externalHost,
+    config: deps.config,
     senderId: opts.renderAsUserId ?? sender.id,
     content,
     alertWords: [...new Set([...alertWords.values()].flat())],

@@ -136,7 +136,7 @@ export async function checkUpdateChannel(deps: AppDeps, tx: Tx, realm: RealmRow,
   }
   if (input.description !== undefined) {
     const description = normalizeDescription(input.description);
-    const rendered = description ? (await renderContent({ tx, realm, externalHost: deps.config.externalHost, senderId: user.id, content: description })).html : "";
+    const rendered = description ? (await renderContent({ tx, realm, config: deps.config, senderId: user.id, content: description })).html : "";
     Object.assign(changes, { description, rendered_description: rendered });
     events.push({ property: "description", value: description, rendered_description: rendered });
   }

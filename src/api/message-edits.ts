@@ -117,7 +117,7 @@ export const renderMessage = endpoint({
     const rendered = await renderContent({
       tx: readTx(ctx.deps.store),
       realm: ctx.realm,
-      externalHost: ctx.deps.config.externalHost,
+      config: ctx.deps.config,
       senderId: ctx.user.id,
       // Rendered as it would be sent: truncated like a message (an 8 MB preview took 13 s, issue 16 F3).
       content: truncateContent(params.content),

@@ -10,6 +10,7 @@
  *   const ctx = buildMarkdownContext({ realmUrl, users, groups, channels, realmEmoji, linkifiers });
  *   const result = renderMarkdown(content, ctx, { alertWords });
  */
+import type { CamoSettings } from "./camo.js";
 import { findAlertWords } from "./alert-words.js";
 import { engine } from "./engine.js";
 import { compileLinkifiers } from "./linkifiers.js";
@@ -51,6 +52,7 @@ export interface ContextInput {
   linkifiers?: Linkifier[];
   translateEmoticons?: boolean;
   uploadPreviews?: Map<string, UploadPreview>;
+  camo?: CamoSettings | null;
 }
 
 /** Builds the lookup maps renderMarkdown() wants from plain row lists. */
@@ -73,6 +75,7 @@ export function buildMarkdownContext(input: ContextInput): MarkdownContext {
     linkifiers: input.linkifiers ?? [],
     translateEmoticons: input.translateEmoticons ?? false,
     uploadPreviews: input.uploadPreviews,
+    camo: input.camo ?? null,
   };
 }
 

@@ -8,8 +8,8 @@
  * that holds it); links elsewhere (headings, tables) get theirs at the end of the message. A
  * paragraph that is nothing but the bare URL is replaced by the preview. Each URL is previewed
  * once, links inside quotes are not previewed, and a message with more than 24 distinct URLs
- * gets no previews at all. `title` is set only for named links. We link the picture itself
- * (no image proxy), the same markup Zulip produces when it runs without Camo.
+ * gets no previews at all. `title` is set only for named links. The picture is loaded from its own
+ * URL, as Zulip does without Camo, or through the Camo proxy when CAMO_URL is set (camo.ts).
  *
  * A link to an upload of this realm (`/user_uploads/…`) is previewed, when the caller passed the
  * realm's uploaded images (`uploadPreviews`), only if it is one of them, by its thumbnail, as
@@ -22,6 +22,7 @@
  * cannot show.
  */
 import type { StateCore, Token } from "markdown-it";
+import { camoUrl } from "./camo.js";
 import { escapeHtml } from "./html.js";
 import { uploadPathId } from "./sanitize.js";
 import type { RenderEnv, UploadPreview } from "./types.js";
@@ -48,6 +49,16 @@ function thumbnailImg(href: string, preview: UploadPreview): string {
   return `<img ${attrs.map(([name, value]) => `${name}="${escapeHtml(value)}"`).join(" ")}>`;
 }
 
+/**
+ * What the preview loads: through the Camo proxy when one is configured and the file is on another
+ * host, so readers' browsers never contact that host (Zulip's is_static_or_current_realm_url keeps
+ * relative and same-realm URLs as they are).
+ */
+function proxied(env: RenderEnv, href: string): string {
+  const elsewhere = /^https?:\/\//i.test(href) && !href.startsWith(`${env.ctx.realmUrl}/`);
+  return env.ctx.camo && elsewhere ? camoUrl(env.ctx.camo, href) : href;
+}
+
 function previewHtml(env: RenderEnv, href: string, title: string | undefined): string | null {
   const path = urlPath(href);
   const a = `<a href="${escapeHtml(href)}"${title === undefined ? "" : ` title="${escapeHtml(title)}"`}>`;
@@ -57,10 +68,10 @@ function previewHtml(env: RenderEnv, href: string, title: string | undefined): s
     const preview = pathId === null ? undefined : uploads.get(pathId);
     if (preview) return `<div class="message_inline_image">${a}${thumbnailImg(href, preview)}</a></div>`;
   } else if (IMAGE_EXTENSIONS.test(path)) {
-    return `<div class="message_inline_image">${a}<img src="${escapeHtml(href)}"></a></div>`;
+    return `<div class="message_inline_image">${a}<img src="${escapeHtml(proxied(env, href))}"></a></div>`;
   }
   if (VIDEO_EXTENSIONS.test(path)) {
-    return `<div class="message_inline_image message_inline_video">${a}<video preload="metadata" src="${escapeHtml(href)}"></video></a></div>`;
+    return `<div class="message_inline_image message_inline_video">${a}<video preload="metadata" src="${escapeHtml(proxied(env, href))}"></video></a></div>`;
   }
   return null;
 }

@@ -1,4 +1,5 @@
 /** Shapes shared by the renderer's parts, and its public input and output types. */
+import type { CamoSettings } from "./camo.js";
 import type { Env } from "markdown-it";
 
 export interface MentionableUser {
@@ -78,6 +79,8 @@ export interface MarkdownContext {
    * upload is here (as its thumbnail); when absent, uploads are previewed by extension.
    */
   uploadPreviews?: Map<string, UploadPreview>;
+  /** Camo proxy settings: previews of images and videos on other hosts load through it. */
+  camo?: CamoSettings | null;
 }
 
 export interface RenderOptions {

@@ -219,3 +219,23 @@ describe("alert words", () => {
     assert.deepEqual(render("The Deploy failed, deployment later", ["deploy", "later", "fail"]).alertWordsFound, ["deploy", "later"]);
   });
 });
+
+describe("image proxy (Camo, issue 16 F17)", () => {
+  const camo = { url: "https://camo.example.com/", key: "secret-camo-key" };
+  // Computed with Python's hmac, as Zulip's zerver/lib/camo.py does.
+  const proxiedX = "https://camo.example.com/08e8e2d80c3496e1fb40d871e9678a035e8c73d4/68747470733a2f2f612e746573742f782e706e67";
+
+  test("previews of images and videos on other hosts load through the proxy; the link stays", () => {
+    const ctx = buildMarkdownContext({ realmUrl: "https://chat.example.com", camo });
+    const html = renderMarkdown("https://a.test/x.png", ctx).html;
+    assert.equal(html, `<div class="message_inline_image"><a href="https://a.test/x.png"><img src="${proxiedX}"></a></div>`);
+    assert.match(renderMarkdown("https://a.test/clip.mp4", ctx).html, /<video preload="metadata" src="https:\/\/camo\.example\.com\/[0-9a-f]{40}\/[0-9a-f]+"><\/video>/);
+  });
+
+  test("without a proxy, and for the realm's own files, the URL is used as it is", () => {
+    const plain = buildMarkdownContext({ realmUrl: "https://chat.example.com" });
+    assert.match(renderMarkdown("https://a.test/x.png", plain).html, /<img src="https:\/\/a\.test\/x\.png">/);
+    const ctx = buildMarkdownContext({ realmUrl: "https://chat.example.com", camo });
+    assert.match(renderMarkdown("https://chat.example.com/static/x.png", ctx).html, /<img src="https:\/\/chat\.example\.com\/static\/x\.png">/);
+  });
+});

@@ -1,0 +1,19 @@
+/** Settings that need more than a default (src/config.ts): each mistake names the setting to fix. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { loadConfig } from "../../src/config.js";
+
+describe("CAMO_URL and CAMO_KEY (issue 16, F17)", () => {
+  it("are off by default, and read as a base URL ending in / with its key", () => {
+    assert.equal(loadConfig({}).camo, null);
+    assert.deepEqual(loadConfig({ CAMO_URL: "https://camo.example.com", CAMO_KEY: "k" }).camo, { url: "https://camo.example.com/", key: "k" });
+    assert.deepEqual(loadConfig({ CAMO_URL: "http://127.0.0.1:8081/proxy/", CAMO_KEY: "k" }).camo, { url: "http://127.0.0.1:8081/proxy/", key: "k" });
+  });
+
+  it("refuse one without the other, or a URL that is not http(s), naming the setting", () => {
+    assert.throws(() => loadConfig({ CAMO_URL: "https://camo.example.com/" }), /^Error: CAMO_URL and CAMO_KEY: set both/);
+    assert.throws(() => loadConfig({ CAMO_KEY: "k" }), /^Error: CAMO_URL and CAMO_KEY: set both/);
+    assert.throws(() => loadConfig({ CAMO_URL: "camo.example.com", CAMO_KEY: "k" }), /^Error: CAMO_URL: "camo\.example\.com" is not a URL/);
+    assert.throws(() => loadConfig({ CAMO_URL: "ftp://camo.example.com/", CAMO_KEY: "k" }), /^Error: CAMO_URL: .* must be an http\(s\) URL/);
+  });
+});
