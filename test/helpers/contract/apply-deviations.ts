@@ -41,6 +41,8 @@ export interface Deviation {
   level?: number | string;
   owner?: string;
   why: string;
+  /** On an error code's addProperties: errors with that code may also come without these fields. */
+  fieldsOptional?: boolean;
 }
 
 export const describeTarget = (t: Target): string => {

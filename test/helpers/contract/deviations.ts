@@ -106,6 +106,29 @@ export const NEWER: Deviation[] = [
   },
   ...fields("newer", 431, "web_inbox_show_channel_folders display setting", SETTINGS_OBJECTS, { web_inbox_show_channel_folders: bool }),
   ...fields("newer", 433, "user objects' is_imported_stub", USER_OBJECTS, { is_imported_stub: bool }),
+  {
+    kind: "newer", level: 435, why: "register's server_report_message_types (message reports, Realm.REPORT_MESSAGE_REASONS)", target: REGISTER,
+    change: { addProperties: { server_report_message_types: { type: "array", items: { type: "object", additionalProperties: false, required: ["key", "name"], properties: { key: str, name: str } } } } },
+  },
+  {
+    kind: "newer", level: 468, why: "register's devices: the user's client devices by id (zerver/lib/events.py, zulip-flutter InitialSnapshot)", target: REGISTER,
+    change: {
+      addProperties: {
+        devices: {
+          type: "object",
+          additionalProperties: {
+            type: "object", additionalProperties: false,
+            properties: {
+              push_key_id: nullable(int), push_token_id: nullable(str), pending_push_token_id: nullable(str),
+              push_token_last_updated_timestamp: nullable(int), push_registration_error_code: nullable(str),
+            },
+          },
+        },
+      },
+    },
+  },
+  ...fields("newer", 472, "attachments' message_ids replace messages (create_time in seconds since FL 443)", [{ component: "Attachment" }], { message_ids: { type: "array", items: int } }),
+  { kind: "newer", level: 481, why: "register's idle_queue_timeout_secs", target: REGISTER, change: { addProperties: { idle_queue_timeout_secs: int } } },
   ...fields("newer", "Zulip 12.0, after FL 435", "channel setting can_create_topic_group (zerver/models/streams.py)", CHANNEL_OBJECTS, {
     can_create_topic_group: groupSetting,
   }),
@@ -137,6 +160,11 @@ export const UNDOCUMENTED: Deviation[] = [
     },
   },
   { kind: "undocumented", why: "BadNarrowOperatorError carries desc (zerver/lib/exceptions.py)", target: { errorCode: "BAD_NARROW" }, change: { addProperties: { desc: str } } },
+  {
+    kind: "undocumented",
+    why: "RequestVariableConversionError (\"Bad value for 'x': y\") carries var_name and bad_value (zerver/lib/exceptions.py data_fields); Parley's type errors (\"x is not an integer\") share the code without them",
+    target: { errorCode: "REQUEST_VARIABLE_INVALID" }, change: { addProperties: { var_name: str, bad_value: {} } }, fieldsOptional: true,
+  },
   {
     kind: "undocumented", why: "the document's own example carries objections, its schema (CodedError) forbids them (zerver/lib/exceptions.py CannotDeactivateGroupInUseError)",
     target: { errorCode: "CANNOT_DEACTIVATE_GROUP_IN_USE" }, change: { addProperties: { objections: { type: "array", items: { type: "object" } } } },

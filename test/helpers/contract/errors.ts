@@ -47,9 +47,10 @@ export class ErrorContract {
       const documented = this.shapes.get(code) ?? [];
       if ("addProperties" in d.change) {
         const fields = d.change.addProperties;
-        const closing = { additionalProperties: false, required: Object.keys(fields), properties: { result: {}, msg: {}, code: {}, ...fields } };
+        const required = d.fieldsOptional ? [] : Object.keys(fields);
+        const closing = { additionalProperties: false, required, properties: { result: {}, msg: {}, code: {}, ...fields } };
         const schema = { allOf: [{ $ref: `${DOCUMENT_ID}#/components/schemas/CodedErrorBase` }, closing] };
-        this.shapes.set(code, [{ validator: () => this.compile.schema(`error ${code}`, schema), required: Object.keys(fields) }, ...documented]);
+        this.shapes.set(code, [{ validator: () => this.compile.schema(`error ${code}`, schema), required }, ...documented]);
       } else if ("optional" in d.change) {
         const names = d.change.optional;
         if (!documented.some((shape) => names.every((n) => shape.required.includes(n)))) {

@@ -109,6 +109,9 @@ export const NEWER_OPERATIONS: Record<string, NewerOperation> = {
   "GET /bot_storage": { source: "zerver/views/storage.py get_storage", schema: success({ storage: { type: "object", additionalProperties: str } }) },
   "PUT /bot_storage": { source: "zerver/views/storage.py update_storage", schema: success() },
   "DELETE /bot_storage": { source: "zerver/views/storage.py remove_storage", schema: success() },
+  "POST /remove_client_device": { source: "FL 470, zerver/views/devices.py remove_device", schema: success() },
+  "POST /submessage": { source: "zerver/views/submessage.py process_submessage (polls and to-do lists; FL 354 content access)", schema: success() },
+  "GET /bots/:bot_id/api_key": { source: "FL 463, API docs get-bot-api-key", schema: success({ api_key: str }) },
 };
 
 /**
@@ -122,12 +125,25 @@ export const ALIASES: Record<string, string> = {
 
 export interface NewerEvent {
   source: string;
+  /** The document has this event type: the ops listed here are new, its other ops stay checked against it. */
+  documentedType?: boolean;
   /** By op ("" for events without one). */
   ops: Record<string, Json>;
 }
 
-/** Event types the document (FL 378) does not have. */
+/** Event types (or ops of documented types) the document (FL 378) does not have. */
 export const NEWER_EVENTS: Record<string, NewerEvent> = {
+  realm_emoji: {
+    source: "FL 491, the individual_emoji_changes capability: one emoji added, or one property changed (zulip-flutter events.dart)",
+    documentedType: true,
+    ops: {
+      add: event("realm_emoji", "add", { emoji: ref("RealmEmoji") }),
+      update_one: event("realm_emoji", "update_one", {
+        emoji_id: str,
+        data: { type: "object", additionalProperties: false, minProperties: 1, properties: { deactivated: bool } },
+      }),
+    },
+  },
   channel_folder: {
     source: "FL 389 (add, update), FL 418 (reorder); API docs get-events#channel_folder-add",
     ops: {
@@ -184,4 +200,6 @@ export const ERROR_CODES = new Set([
   "REMOTE_SERVER_VERIFICATION_SECRET_NOT_PREPARED", "HOSTNAME_ALREADY_IN_USE_BOUNCER_ERROR", "INVALID_BOUNCER_PUBLIC_KEY",
   "REQUEST_EXPIRED", "PUSH_SERVICE_NOT_CONFIGURED", "NO_ACTIVE_PUSH_DEVICE", "FAILED_TO_CONNECT_BOUNCER",
   "INTERNAL_SERVER_ERROR_ON_BOUNCER", "ADMIN_ACTION_REQUIRED",
+  // FL 494: bot storage refuses users who are not bots (Zulip's API description, mid-2026).
+  "PERMISSION_DENIED",
 ]);
