@@ -66,7 +66,7 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(await narrowIds(t, "iago", [{ operator: "group-pm-with", operand: t.users.shiva.id }]), [group]);
       assert.deepEqual(await narrowIds(t, "iago", [{ operator: "with", operand: b }]), [a, b]);
 
-      const state = (await t.as("iago").post("/register", { fetch_event_types: ["update_message_flags", "recent_private_conversations"] })).body;
+      const state = (await t.as("iago").post("/register", { fetch_event_types: ["message", "update_message_flags", "recent_private_conversations"] })).body;
       const pms = state.unread_msgs.pms.filter((p: { other_user_id: number }) => p.other_user_id === t.users.shiva.id);
       assert.deepEqual(pms, [{ other_user_id: t.users.shiva.id, sender_id: t.users.shiva.id, unread_message_ids: [b] }]);
       const groupKey = [t.users.iago.id, t.users.shiva.id, t.users.hamlet.id].sort((x, y) => x - y).join(",");
@@ -120,7 +120,7 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(await narrowIds(t, "polonius", [{ operator: "dm", operand: [t.users.polonius.id] }]), [legacy.self]);
       const sent = await sendDirect(t, "desdemona", ["polonius"], "new");
       assert.equal(await recipientOf("polonius", sent), pair, "new messages go to the migrated conversation");
-      const state = (await t.as("polonius").post("/register", { fetch_event_types: ["update_message_flags"] })).body;
+      const state = (await t.as("polonius").post("/register", { fetch_event_types: ["message", "update_message_flags"] })).body;
       assert.deepEqual(
         state.unread_msgs.pms.find((p: { other_user_id: number }) => p.other_user_id === t.users.desdemona.id)?.unread_message_ids,
         [legacy.fromDesdemona, sent],

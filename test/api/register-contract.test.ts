@@ -64,16 +64,20 @@ interface Contract {
 }
 
 function loadContract(): Contract {
-  const doc = toJsonSchema(parse(readFileSync(CURRENT_OPENAPI, "utf8"))) as Json;
+  const raw = parse(readFileSync(CURRENT_OPENAPI, "utf8")) as Json;
+  const doc = toJsonSchema(raw) as Json;
   const ajv = new Ajv({ strict: false, allErrors: true });
   ajv.addSchema({ $id: "openapi", components: doc.components });
-  const post = ((doc.paths as Json)["/register"] as Json).post as Json;
-  const schema = ((((post.responses as Json)["200"] as Json).content as Json)["application/json"] as Json).schema as Json;
-  const properties = (schema.allOf as Json[])[1].properties as Record<string, Json>;
+  const responseSchema = (root: Json) => {
+    const post = ((root.paths as Json)["/register"] as Json).post as Json;
+    return ((((post.responses as Json)["200"] as Json).content as Json)["application/json"] as Json).schema as Json;
+  };
+  const schema = responseSchema(doc);
+  // The "Present if" notes are in the descriptions, which the validation schema leaves out.
+  const properties = (responseSchema(raw).allOf as Json[])[1].properties as Record<string, Json>;
   const keysByType = new Map<string, string[]>();
   for (const [key, spec] of Object.entries(properties)) {
-    // A nullable key's schema is wrapped in anyOf by toJsonSchema.
-    const text = String(spec.description ?? (spec.anyOf as Json[] | undefined)?.[0].description ?? "").replace(/\s+/g, " ");
+    const text = String(spec.description ?? "").replace(/\s+/g, " ");
     // "Present if `message` and `update_message_flags` are both present": filed under the latter,
     // which is fetched together with message below.
     const labelled = /Present if `([a-z_]+)`(?: and `([a-z_]+)`)?/.exec(text)?.slice(1).filter(Boolean).at(-1);
