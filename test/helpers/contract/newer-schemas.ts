@@ -112,6 +112,7 @@ export const NEWER_OPERATIONS: Record<string, NewerOperation> = {
   "POST /remove_client_device": { source: "FL 470, zerver/views/devices.py remove_device", schema: success() },
   "POST /submessage": { source: "zerver/views/submessage.py process_submessage (polls and to-do lists; FL 354 content access)", schema: success() },
   "GET /bots/:bot_id/api_key": { source: "FL 463, API docs get-bot-api-key", schema: success({ api_key: str }) },
+  "POST /users/:user_id/status": { source: "FL 407 (administrators), FL 473 (their bots); API docs update-status-for-user", schema: success() },
 };
 
 /**
