@@ -26,6 +26,14 @@ export interface EventBus {
    */
   flush?(): Promise<void>;
   close?(): Promise<void>;
+  /**
+   * Why events cannot be promised to reach their queues right now (a cross-process bus without
+   * its Redis), or null when they can. While it is non-null the router refuses writes and
+   * registers with a 503 (issue 18, item 4).
+   */
+  unavailable?(): string | null;
+  /** Resolves when the bus's backing service answers now (GET /health); rejects otherwise. */
+  ping?(): Promise<void>;
 }
 
 /** Buffers the event on the transaction; it is published only if and after the commit succeeds. */

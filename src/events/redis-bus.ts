@@ -5,19 +5,37 @@
  * through Redis, which keeps one order per user.
  *
  * Routing of GET /events: a queue lives in the process that created it. Put the processes behind
- * a balancer that routes by user (as Zulip routes by user to Tornado shards); a poll that lands
- * elsewhere gets BAD_EVENT_QUEUE_ID and the client re-registers there, which is always safe.
+ * a balancer that routes by user (as Zulip routes by user to Tornado shards; deploy/nginx); a poll
+ * that lands elsewhere gets BAD_EVENT_QUEUE_ID and the client re-registers there, which is always
+ * safe.
+ *
+ * Outages (issue 18, item 4): Redis pub/sub keeps nothing for a subscriber that is away, so while
+ * either connection is down no queue here can be promised its events. The moment one drops, every
+ * queue of this process is discarded — parked and later polls get BAD_EVENT_QUEUE_ID and clients
+ * register again, Zulip's recovery path — and the bus reports itself unavailable (the router then
+ * answers writes and registers 503 at once instead of letting them hang). Once both connections
+ * are back and subscribed, it is available again. Each change is logged once.
  */
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
+import { serviceUnavailable } from "../errors.js";
 import { newRedisClient, redisNamespace } from "../lib/redis-keys.js";
 import type { ChatEvent, EventBus } from "./bus.js";
 import type { QueueRegistry } from "./registry.js";
 
 export const SHARD_COUNT = 64;
 const FLUSH_TIMEOUT_MS = 5_000;
+/** A Redis that accepts connections but stops answering fails a command after this long. */
+const COMMAND_TIMEOUT_MS = 2_000;
 
 const shardOf = (userId: number) => userId % SHARD_COUNT;
+
+export interface RedisBusHooks {
+  /** The bus went down (`reason`, and how many queues were discarded) or came back (reason null). */
+  onAvailability?(available: boolean, reason: string | null, discardedQueues: number): void;
+  /** An event reached this process's queues this long after it was published (GET /metrics). */
+  onDelivered?(event: ChatEvent, latencyMs: number): void;
+}
 
 export class RedisEventBus implements EventBus {
   private readonly pub: Redis;
@@ -28,64 +46,115 @@ export class RedisEventBus implements EventBus {
   private readonly flushChannel: string;
   private readonly channelPrefix: string;
   private readonly flushWaiters = new Map<string, () => void>();
+  private readonly connected = { pub: false, sub: false };
+  /** "starting" until both connections are first ready; "down" after one dropped until both are back. */
+  private state: "starting" | "up" | "down" = "starting";
+  private downReason = "connecting to Redis";
+  private lastError: string | null = null;
+  private closing = false;
+  /** An outage was logged and its end is still to be. */
+  private outageAnnounced = false;
+  private readonly upWaiters: Array<() => void> = [];
 
   constructor(
     url: string,
     deploymentId: string,
     private readonly registry: QueueRegistry,
     private readonly onError: (err: unknown) => void,
+    private readonly hooks: RedisBusHooks = {},
   ) {
     this.channelPrefix = `${redisNamespace(deploymentId)}events:`;
     this.flushChannel = `${redisNamespace(deploymentId)}flush:${randomUUID()}`;
-    this.pub = newRedisClient(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
-    this.sub = newRedisClient(url, { lazyConnect: false });
-    this.pub.on("error", onError);
-    this.sub.on("error", onError);
-    this.sub.on("message", (channel: string, payload: string) => {
-      if (channel === this.flushChannel) {
-        this.flushWaiters.get(payload)?.();
-        this.flushWaiters.delete(payload);
-        return;
-      }
-      try {
-        const { event, userIds } = JSON.parse(payload) as { event: ChatEvent; userIds: number[] };
-        this.registry.deliver(event, userIds);
-      } catch (err) {
-        this.onError(err);
-      }
+    // No offline queue and no retries: a command while Redis is away fails at once rather than
+    // waiting for a reconnection (a send used to hang up to 9 s); subscriptions are redone here.
+    const options = { lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: COMMAND_TIMEOUT_MS };
+    this.pub = newRedisClient(url, options);
+    this.sub = newRedisClient(url, { ...options, autoResubscribe: false });
+    for (const [name, client] of [["pub", this.pub], ["sub", this.sub]] as const) {
+      // Connection errors repeat on every reconnection attempt: remembered for the one log line.
+      client.on("error", (err: Error) => (this.lastError = err.message));
+      client.on("ready", () => this.connectionUp(name));
+      client.on("close", () => this.connectionDown(name));
+    }
+    this.sub.on("message", (channel: string, payload: string) => this.receive(channel, payload));
+    registry.onUsersChanged = () => void this.whenSubscribed().catch(() => undefined);
+  }
+
+  /** Why delivery cannot be guaranteed right now; null while it can. */
+  unavailable(): string | null {
+    return this.state === "up" ? null : this.downReason;
+  }
+
+  async ping(): Promise<void> {
+    const reason = this.unavailable();
+    if (reason) throw new Error(reason);
+    await this.pub.ping();
+  }
+
+  /** Resolves once both connections are up, or rejects after `timeoutMs` naming the last error. */
+  ready(timeoutMs: number): Promise<void> {
+    if (this.state === "up") return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(this.lastError ?? `no answer within ${timeoutMs} ms`)), timeoutMs);
+      this.upWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
-    registry.onUsersChanged = () => void this.whenSubscribed();
   }
 
   publish(event: ChatEvent, userIds: readonly number[]): void {
+    // Down: this process's queues are already discarded, and the other processes' were too when
+    // their own connections dropped; their clients re-register and read the committed state.
+    if (this.state !== "up") return;
     const byShard = new Map<number, number[]>();
     for (const id of userIds) byShard.set(shardOf(id), [...(byShard.get(shardOf(id)) ?? []), id]);
     const pipeline = this.pub.pipeline();
-    for (const [shard, ids] of byShard) pipeline.publish(this.channelPrefix + shard, JSON.stringify({ event, userIds: ids }));
-    pipeline.exec().catch(this.onError);
+    const publishedAt = Date.now();
+    for (const [shard, ids] of byShard) pipeline.publish(this.channelPrefix + shard, JSON.stringify({ event, userIds: ids, publishedAt }));
+    pipeline
+      .exec()
+      .then((results) => {
+        const failed = (results ?? []).find(([err]) => err);
+        if (failed) this.goDown(`publishing an event failed: ${(failed[0] as Error).message}`);
+      })
+      .catch((err: Error) => this.goDown(`publishing an event failed: ${err.message}`));
   }
 
   /**
    * Brings the Redis subscriptions in line with the users holding queues here; resolves once
    * Redis confirmed them, so a register can read its initial state knowing no event will be missed.
+   * Rejects (503) while Redis is unavailable: a queue made then could not be promised its events.
    */
   whenSubscribed(): Promise<void> {
-    this.syncing = this.syncing.then(async () => {
-      const wanted = new Set(this.registry.userIds().map(shardOf));
-      const add = [...wanted].filter((s) => !this.subscribed.has(s));
-      const drop = [...this.subscribed].filter((s) => !wanted.has(s));
+    const run = this.syncing.then(() => this.syncSubscriptions());
+    this.syncing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async syncSubscriptions(): Promise<void> {
+    if (this.state === "down") throw serviceUnavailable("Redis", this.downReason);
+    const wanted = new Set(this.registry.userIds().map(shardOf));
+    const add = [...wanted].filter((s) => !this.subscribed.has(s));
+    const drop = [...this.subscribed].filter((s) => !wanted.has(s));
+    try {
       if (add.length) await this.sub.subscribe(...add.map((s) => this.channelPrefix + s));
       if (drop.length) await this.sub.unsubscribe(...drop.map((s) => this.channelPrefix + s));
-      this.subscribed = wanted;
-    }).catch(this.onError);
-    return this.syncing;
+    } catch (err) {
+      const reason = `subscribing failed: ${(err as Error).message}`;
+      this.goDown(reason);
+      throw serviceUnavailable("Redis", reason);
+    }
+    this.subscribed = wanted;
   }
 
   /**
    * Redis delivers one connection's publishes to a subscriber in order, so once a token published
-   * now comes back, every event published earlier has reached the registry.
+   * now comes back, every event published earlier has reached the registry. Returns at once while
+   * Redis is down: nothing more can arrive.
    */
   async flush(timeoutMs = FLUSH_TIMEOUT_MS): Promise<void> {
+    if (this.state !== "up") return;
     const token = randomUUID();
     let timer: NodeJS.Timeout | undefined;
     const returned = new Promise<void>((resolve) => {
@@ -97,6 +166,8 @@ export class RedisEventBus implements EventBus {
       await this.sub.subscribe(this.flushChannel);
       await this.pub.publish(this.flushChannel, token);
       await returned;
+    } catch {
+      // Redis went away meanwhile: its queues are being discarded, nothing to wait for.
     } finally {
       clearTimeout(timer);
       this.flushWaiters.delete(token);
@@ -104,6 +175,71 @@ export class RedisEventBus implements EventBus {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.allSettled([this.pub.quit(), this.sub.quit()]);
+    this.pub.disconnect();
+    this.sub.disconnect();
+  }
+
+  private receive(channel: string, payload: string): void {
+    if (channel === this.flushChannel) {
+      this.flushWaiters.get(payload)?.();
+      this.flushWaiters.delete(payload);
+      return;
+    }
+    try {
+      const { event, userIds, publishedAt } = JSON.parse(payload) as { event: ChatEvent; userIds: number[]; publishedAt?: number };
+      this.registry.deliver(event, userIds);
+      if (publishedAt !== undefined) this.hooks.onDelivered?.(event, Date.now() - publishedAt);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  private connectionUp(name: "pub" | "sub"): void {
+    this.connected[name] = true;
+    if (!this.connected.pub || !this.connected.sub || this.state === "up" || this.closing) return;
+    // A fresh subscriber connection holds no subscriptions (autoResubscribe is off): subscribe
+    // for the queues there are (none after an outage) before saying events flow again.
+    this.subscribed = new Set();
+    void this.whenSubscribedWhileComingUp();
+  }
+
+  private async whenSubscribedWhileComingUp(): Promise<void> {
+    this.state = "starting";
+    try {
+      await this.whenSubscribed();
+    } catch {
+      return; // went down again; the next "ready" retries
+    }
+    if (!this.connected.pub || !this.connected.sub) return;
+    this.state = "up";
+    this.lastError = null;
+    if (this.outageAnnounced) {
+      this.outageAnnounced = false;
+      this.hooks.onAvailability?.(true, null, 0);
+    }
+    for (const resolve of this.upWaiters.splice(0)) resolve();
+  }
+
+  private connectionDown(name: "pub" | "sub"): void {
+    this.connected[name] = false;
+    if (this.closing) return;
+    this.goDown(`the connection to Redis was lost${this.lastError ? ` (${this.lastError})` : ""}`);
+  }
+
+  /** From up (or coming up) to down: every queue here is discarded, once, and the reason kept. */
+  private goDown(reason: string): void {
+    if (this.closing || this.state === "down") return;
+    const wasUp = this.state === "up";
+    this.state = "down";
+    this.downReason = reason;
+    this.subscribed = new Set();
+    const discarded = this.registry.discardAll();
+    // Before it was ever up, start-up itself reports the failure (main.ts); no outage to log.
+    if ((wasUp || discarded > 0) && !this.outageAnnounced) {
+      this.outageAnnounced = true;
+      this.hooks.onAvailability?.(false, reason, discarded);
+    }
   }
 }

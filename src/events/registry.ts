@@ -109,6 +109,27 @@ export class QueueRegistry {
     }
   }
 
+  /** Long-polls parked right now (GET /metrics). */
+  parkedCount(): number {
+    let parked = 0;
+    for (const queue of this.queues.values()) if (queue.hasWaiter) parked++;
+    return parked;
+  }
+
+  /**
+   * Drops every queue because its events can no longer be promised (the cross-process bus lost
+   * Redis): parked and later polls get BAD_EVENT_QUEUE_ID, and clients register again. Returns
+   * how many were dropped.
+   */
+  discardAll(): number {
+    const queues = [...this.queues.values()];
+    this.queues.clear();
+    this.byUser.clear();
+    for (const queue of queues) queue.discard();
+    if (queues.length > 0) this.onUsersChanged?.();
+    return queues.length;
+  }
+
   /** Ends every parked long-poll (graceful shutdown); clients poll again and find their queue. */
   releaseWaiters(): void {
     for (const queue of this.queues.values()) queue.cancelWait();
