@@ -75,6 +75,8 @@ async function main(): Promise<void> {
       available
         ? logLine("info", "event bus: Redis answers again; events flow, clients re-register", { redis: "up" })
         : logLine("error", `event bus: ${reason}; ${discarded} event queue(s) dropped so their clients re-register, writes answer 503 until Redis is back`, { redis: "down", discarded_queues: discarded }),
+    onRestoreDropped: (reason, discarded) =>
+      logLine("warn", `event bus: the saved event queues were dropped (${reason}); their clients re-register`, { discarded_queues: discarded }),
   });
   const deps: AppDeps = {
     config,
@@ -104,8 +106,9 @@ async function main(): Promise<void> {
   }
   // Queues saved by the previous process on this port come back, so clients keep polling them.
   const queueFile = join(config.varDir, `event-queues-${config.port}.json`);
-  const restored = deps.queues.load(queueFile);
-  if (restored > 0) await deps.events.whenSubscribed?.();
+  let busState: unknown = null;
+  const restored = deps.queues.load(queueFile, (state) => (busState = state));
+  if (restored > 0) await (deps.events.restore ? deps.events.restore(busState) : deps.events.whenSubscribed?.());
   const app = await buildApp(deps, { metrics });
   const gc = setInterval(() => deps.queues.collectIdle(deps.clock.now()), QUEUE_GC_INTERVAL_MS);
   gc.unref();
@@ -132,7 +135,7 @@ async function main(): Promise<void> {
     await app.close();
     // Events of requests that finished during the drain must be in the queues before they are saved.
     await deps.events.flush?.();
-    deps.queues.save(queueFile);
+    deps.queues.save(queueFile, (await deps.events.savedState?.()) ?? null);
     await deps.events.close?.();
     await store.close();
     logLine("info", "stopped", { saved_queues: deps.queues.size });

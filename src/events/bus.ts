@@ -34,6 +34,10 @@ export interface EventBus {
   unavailable?(): string | null;
   /** Resolves when the bus's backing service answers now (GET /health); rejects otherwise. */
   ping?(): Promise<void>;
+  /** What the bus needs to catch saved queues up after a restart (saved with them at shutdown). */
+  savedState?(): Promise<unknown>;
+  /** Takes over queues just loaded from a previous process, with the state it saved. */
+  restore?(state: unknown): Promise<void>;
 }
 
 /** Buffers the event on the transaction; it is published only if and after the commit succeeds. */

@@ -22,11 +22,14 @@ import { serviceUnavailable } from "../errors.js";
 import { newRedisClient, redisNamespace } from "../lib/redis-keys.js";
 import type { ChatEvent, EventBus } from "./bus.js";
 import type { QueueRegistry } from "./registry.js";
+import { compareIds, entriesAfter, isSavedPositions, PUBLISH_SCRIPT, redisNowMs, STREAM_RETAIN_MS, streamTails, type SavedPositions } from "./redis-streams.js";
 
 export const SHARD_COUNT = 64;
 const FLUSH_TIMEOUT_MS = 5_000;
 /** A Redis that accepts connections but stops answering fails a command after this long. */
 const COMMAND_TIMEOUT_MS = 2_000;
+/** Saved queues are restored only if the restart took this much less than the streams keep. */
+const RESTORE_MARGIN_MS = 10_000;
 
 const shardOf = (userId: number) => userId % SHARD_COUNT;
 
@@ -35,6 +38,8 @@ export interface RedisBusHooks {
   onAvailability?(available: boolean, reason: string | null, discardedQueues: number): void;
   /** An event reached this process's queues this long after it was published (GET /metrics). */
   onDelivered?(event: ChatEvent, latencyMs: number): void;
+  /** Saved queues could not be caught up (`reason`) and were dropped; their clients re-register. */
+  onRestoreDropped?(reason: string, discardedQueues: number): void;
 }
 
 export class RedisEventBus implements EventBus {
@@ -45,6 +50,11 @@ export class RedisEventBus implements EventBus {
   /** This process's own channel: a token sent on it returns after everything published before it. */
   private readonly flushChannel: string;
   private readonly channelPrefix: string;
+  private readonly streamPrefix: string;
+  /** Per subscribed shard, the stream id of the last entry delivered (or seen before subscribing). */
+  private readonly lastIds = new Map<number, string>();
+  /** Shards being caught up after a restore: live messages wait here meanwhile. */
+  private readonly replaying = new Map<number, Array<[string, string]>>();
   private readonly flushWaiters = new Map<string, () => void>();
   private readonly connected = { pub: false, sub: false };
   /** "starting" until both connections are first ready; "down" after one dropped until both are back. */
@@ -64,6 +74,7 @@ export class RedisEventBus implements EventBus {
     private readonly hooks: RedisBusHooks = {},
   ) {
     this.channelPrefix = `${redisNamespace(deploymentId)}events:`;
+    this.streamPrefix = `${redisNamespace(deploymentId)}stream:`;
     this.flushChannel = `${redisNamespace(deploymentId)}flush:${randomUUID()}`;
     // No offline queue and no retries: a command while Redis is away fails at once rather than
     // waiting for a reconnection (a send used to hang up to 9 s); subscriptions are redone here.
@@ -111,7 +122,10 @@ export class RedisEventBus implements EventBus {
     for (const id of userIds) byShard.set(shardOf(id), [...(byShard.get(shardOf(id)) ?? []), id]);
     const pipeline = this.pub.pipeline();
     const publishedAt = Date.now();
-    for (const [shard, ids] of byShard) pipeline.publish(this.channelPrefix + shard, JSON.stringify({ event, userIds: ids, publishedAt }));
+    for (const [shard, ids] of byShard) {
+      const payload = JSON.stringify({ event, userIds: ids, publishedAt });
+      pipeline.eval(PUBLISH_SCRIPT, 2, this.streamPrefix + shard, this.channelPrefix + shard, payload, STREAM_RETAIN_MS);
+    }
     pipeline
       .exec()
       .then((results) => {
@@ -138,14 +152,66 @@ export class RedisEventBus implements EventBus {
     const add = [...wanted].filter((s) => !this.subscribed.has(s));
     const drop = [...this.subscribed].filter((s) => !wanted.has(s));
     try {
+      // Where each new shard's deliveries start: its stream's end before the subscription.
+      const tails = await streamTails(this.pub, add.map((s) => this.streamPrefix + s));
+      add.forEach((s, i) => {
+        if (!this.lastIds.has(s) && tails[i]) this.lastIds.set(s, tails[i]);
+      });
       if (add.length) await this.sub.subscribe(...add.map((s) => this.channelPrefix + s));
       if (drop.length) await this.sub.unsubscribe(...drop.map((s) => this.channelPrefix + s));
+      for (const s of drop) this.lastIds.delete(s);
     } catch (err) {
       const reason = `subscribing failed: ${(err as Error).message}`;
       this.goDown(reason);
       throw serviceUnavailable("Redis", reason);
     }
     this.subscribed = wanted;
+  }
+
+  /** Where this process's deliveries stand, saved with its queues at shutdown. */
+  async savedState(): Promise<SavedPositions | null> {
+    if (this.state !== "up") return null;
+    try {
+      const positions = Object.fromEntries([...this.subscribed].flatMap((s) => (this.lastIds.has(s) ? [[String(s), this.lastIds.get(s) as string]] : [])));
+      return { savedAtMs: await redisNowMs(this.pub), positions };
+    } catch {
+      return null; // the next process will drop the queues rather than guess
+    }
+  }
+
+  /**
+   * After the previous process's queues were loaded: subscribes for them and replays what was
+   * published since that process saved them, then goes live. Queues that cannot be caught up (no
+   * saved position, or a restart longer than the streams keep) are dropped, and their clients
+   * re-register.
+   */
+  async restore(state: unknown): Promise<void> {
+    const positions = isSavedPositions(state) ? state.positions : {};
+    // Set before anything waits, so a subscription started meanwhile neither resets the position
+    // nor delivers past the replay.
+    for (const [shard, id] of Object.entries(positions)) {
+      this.lastIds.set(Number(shard), id);
+      this.replaying.set(Number(shard), []);
+    }
+    try {
+      const age = isSavedPositions(state) ? (await redisNowMs(this.pub)) - state.savedAtMs : Infinity;
+      if (age > STREAM_RETAIN_MS - RESTORE_MARGIN_MS) {
+        const reason = isSavedPositions(state) ? `the restart took ${Math.round(age / 1000)} s, longer than events are kept` : "they were saved without their event positions";
+        this.hooks.onRestoreDropped?.(reason, this.registry.discardAll());
+        return;
+      }
+      await this.whenSubscribed();
+      for (const [shard, after] of Object.entries(positions)) {
+        for (const [id, payload] of await entriesAfter(this.pub, this.streamPrefix + shard, after)) this.deliverEntry(Number(shard), id, payload);
+        const waiting = this.replaying.get(Number(shard)) ?? [];
+        this.replaying.delete(Number(shard));
+        for (const [id, payload] of waiting) this.deliverEntry(Number(shard), id, payload);
+      }
+    } catch (err) {
+      this.hooks.onRestoreDropped?.(`catching up failed: ${(err as Error).message}`, this.registry.discardAll());
+    } finally {
+      this.replaying.clear();
+    }
   }
 
   /**
@@ -187,6 +253,19 @@ export class RedisEventBus implements EventBus {
       this.flushWaiters.delete(payload);
       return;
     }
+    const shard = Number(channel.slice(this.channelPrefix.length));
+    const space = payload.indexOf(" ");
+    const entry: [string, string] = [payload.slice(0, space), payload.slice(space + 1)];
+    const waiting = this.replaying.get(shard);
+    if (waiting) waiting.push(entry);
+    else this.deliverEntry(shard, ...entry);
+  }
+
+  /** Delivers one stream entry unless it was delivered already (replay and live overlap). */
+  private deliverEntry(shard: number, id: string, payload: string): void {
+    const last = this.lastIds.get(shard);
+    if (last !== undefined && compareIds(id, last) <= 0) return;
+    this.lastIds.set(shard, id);
     try {
       const { event, userIds, publishedAt } = JSON.parse(payload) as { event: ChatEvent; userIds: number[]; publishedAt?: number };
       this.registry.deliver(event, userIds);
@@ -235,6 +314,8 @@ export class RedisEventBus implements EventBus {
     this.state = "down";
     this.downReason = reason;
     this.subscribed = new Set();
+    this.lastIds.clear();
+    this.replaying.clear();
     const discarded = this.registry.discardAll();
     // Before it was ever up, start-up itself reports the failure (main.ts); no outage to log.
     if ((wasUp || discarded > 0) && !this.outageAnnounced) {
