@@ -107,6 +107,10 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     // An idle connection the server drops (restart, failover, a forced DROP DATABASE) surfaces as a
     // pool 'error' event; unhandled, it would crash the process. The pool replaces the client.
     pool.on("error", (err) => logLine("warn", "postgres pool: an idle connection failed", { err: errorFields(err) }));
+    // A connection lost while checked out emits 'error' on its client, which the pool does not
+    // listen to then: unheard, it would crash the process. The query using it fails and answers
+    // 503 (http/error-handler.ts), so the event itself needs no further handling.
+    pool.on("connect", (client) => client.on("error", () => undefined));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: options.log, plugins: [new LongListPlugin("postgres"), new WideIntegerPlugin()] });
     return {
       db,
