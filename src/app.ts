@@ -3,10 +3,9 @@
  * `app.inject()` and `main.ts` with a real socket. Tests of the HTTP layer itself pass their own
  * endpoint list (and a small body limit) to exercise the same plumbing without the real API.
  */
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyInstance } from "fastify";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
-import { randomUUID } from "node:crypto";
 import { ENDPOINTS } from "./api/index.js";
 import type { AppDeps } from "./deps.js";
 import type { AnyEndpoint } from "./http/endpoint.js";
@@ -19,6 +18,9 @@ import { registerJoinRoutes } from "./invites/join-routes.js";
 import { registerEmojiImageRoutes } from "./realm-emoji/image-routes.js";
 import { registerAvatarRoutes } from "./http/avatar-routes.js";
 import { registerUploadRoutes } from "./http/upload-routes.js";
+import { Metrics } from "./http/metrics.js";
+import { registerOpsRoutes } from "./http/ops-routes.js";
+import { installRequestLog, requestIdFor } from "./http/request-log.js";
 
 /**
  * The largest request body that is parsed whole (form or JSON; files are streamed under the upload
@@ -37,6 +39,8 @@ export interface BuildOptions {
   bodyLimit?: number;
   /** The built web client (issue 10) served at `/`; dist/web under the package root by default. */
   webClientDir?: string;
+  /** The process's metrics (main.ts also feeds them event deliveries); a fresh set by default. */
+  metrics?: Metrics;
 }
 
 export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -44,7 +48,9 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     ...serverOptions(deps.config),
     logger: opts.logger === false ? false : loggerOptions(deps.config, opts.logger === true ? {} : opts.logger),
     bodyLimit: opts.bodyLimit ?? MAX_BODY_BYTES,
-    genReqId: () => randomUUID(),
+    genReqId: requestIdFor,
+    // One line per request, written by request-log.ts once the response is done.
+    logController: new LogController({ disableRequestLogging: true }),
     // X-Forwarded-* only from the configured proxies (TRUSTED_PROXIES): a client's own header
     // would otherwise choose the address its rate limits count against.
     trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
@@ -57,6 +63,9 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     payload.on("end", () => done(null, undefined));
     payload.on("error", (err) => done(err, undefined));
   });
+  const metrics = opts.metrics ?? new Metrics();
+  metrics.watch(deps);
+  installRequestLog(app, (method, route, status, seconds) => metrics.observeRequest(method, route, status, seconds));
   installResponseHeaders(app);
   installErrorHandlers(app);
   registerEndpoints(app, deps, opts.endpoints ?? ENDPOINTS);
@@ -65,6 +74,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerJoinRoutes(app, deps);
   registerEmojiImageRoutes(app, deps);
   registerAvatarRoutes(app, deps);
+  registerOpsRoutes(app, deps, metrics);
   await registerWebClient(app, opts.webClientDir);
   return app;
 }

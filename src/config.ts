@@ -5,6 +5,19 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 
+/**
+ * A setting the server cannot start with. The message names the setting and says how to fix it;
+ * start-up prints it as one log line and exits non-zero (issue 18, item 7).
+ */
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`${setting}: ${message}`);
+  }
+}
+
 export interface JwtKeyConfig {
   key: string;
   algorithms: string[];
@@ -76,6 +89,19 @@ export interface Config {
    */
   enableGravatar: boolean;
   /**
+   * Bearer token for `GET /metrics` (env `METRICS_TOKEN`). Unset: /metrics answers only
+   * connections from this machine that did not come through a proxy (no X-Forwarded-For), which
+   * is how Prometheus scrapes each process on 127.0.0.1:PORT directly.
+   */
+  metricsToken: string | null;
+  /**
+   * A listening socket handed over by systemd socket activation (`LISTEN_FDS`=1 for this
+   * `LISTEN_PID`): fd 3. The socket outlives the process, so connections wait in its backlog
+   * across a restart instead of being refused (deploy/systemd/parley@.socket). null: listen on
+   * HOST:PORT.
+   */
+  listenFd: number | null;
+  /**
    * An image proxy in Zulip's Camo scheme (env `CAMO_URL` and `CAMO_KEY`, both or neither; off by
    * default): previews of images and videos on other hosts load through it, so readers' browsers
    * never contact those hosts (issue 16, F17). Zulip's settings are CAMO_URI and CAMO_KEY.
@@ -104,7 +130,7 @@ export interface S3Config {
 function parseS3(env: NodeJS.ProcessEnv): S3Config | null {
   if (!env.S3_BUCKET) return null;
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
-    throw new Error("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together");
+    throw new ConfigError("S3_ACCESS_KEY_ID", "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS SDK's default credentials)");
   }
   return {
     bucket: env.S3_BUCKET,
@@ -118,8 +144,33 @@ function parseS3(env: NodeJS.ProcessEnv): S3Config | null {
 function intFromEnv(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${value}`);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(name, `must be a non-negative integer, got ${JSON.stringify(value)}`);
   return n;
+}
+
+const DEFAULT_PORT = 9991;
+
+/**
+ * EXTERNAL_HOST names the server in every link it hands out (realm URLs, invitations, uploads).
+ * Its default fits only the default port: with PORT changed and EXTERNAL_HOST unset, every link
+ * would point at port 9991, so that combination is refused rather than guessed.
+ */
+function parseExternalHost(env: NodeJS.ProcessEnv, port: number): string {
+  if (env.EXTERNAL_HOST) return env.EXTERNAL_HOST.toLowerCase();
+  if (port !== DEFAULT_PORT) {
+    throw new ConfigError(
+      "EXTERNAL_HOST",
+      `unset while PORT=${port}, so links would point at localhost:${DEFAULT_PORT}; set EXTERNAL_HOST to the host (and port) users reach this server at, e.g. EXTERNAL_HOST=localhost:${port} or EXTERNAL_HOST=chat.example.com behind a proxy`,
+    );
+  }
+  return `localhost:${DEFAULT_PORT}`;
+}
+
+/** systemd's socket-activation protocol (sd_listen_fds): one socket, meant for this very process. */
+function parseListenFd(env: NodeJS.ProcessEnv): number | null {
+  if (!env.LISTEN_FDS || env.LISTEN_PID !== String(process.pid)) return null;
+  if (env.LISTEN_FDS !== "1") throw new ConfigError("LISTEN_FDS", `Parley takes exactly one socket, got ${env.LISTEN_FDS}; give its .socket unit one ListenStream`);
+  return 3;
 }
 
 const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
@@ -132,7 +183,7 @@ function parseTrustedProxies(value: string | undefined): string[] {
     const maxBits = family === 6 ? 128 : 32;
     const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
     if (!PROXY_RANGE_NAMES.has(entry) && (family === 0 || !validBits || extra !== undefined)) {
-      throw new Error(`TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`);
+      throw new ConfigError("TRUSTED_PROXIES", `"${entry}" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`);
     }
   }
   return entries;
@@ -161,7 +212,7 @@ function parseSessionCookieSecure(value: string | undefined): boolean | null {
   const v = (value || "auto").toLowerCase();
   if (v === "auto") return null;
   if (v === "true" || v === "false") return v === "true";
-  throw new Error(`SESSION_COOKIE_SECURE must be true, false or auto, got ${value}`);
+  throw new ConfigError("SESSION_COOKIE_SECURE", `must be true, false or auto, got ${JSON.stringify(value)}`);
 }
 
 function parseJwtKeys(value: string | undefined): Record<string, JwtKeyConfig> {
@@ -170,16 +221,16 @@ function parseJwtKeys(value: string | undefined): Record<string, JwtKeyConfig> {
   try {
     parsed = JSON.parse(value);
   } catch {
-    throw new Error("JWT_AUTH_KEYS must be JSON: {\"subdomain\":{\"key\":\"…\",\"algorithms\":[\"HS256\"]}}");
+    throw new ConfigError("JWT_AUTH_KEYS", "must be JSON: {\"subdomain\":{\"key\":\"…\",\"algorithms\":[\"HS256\"]}}");
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new Error("JWT_AUTH_KEYS must be a JSON object keyed by subdomain");
+    throw new ConfigError("JWT_AUTH_KEYS", "must be a JSON object keyed by subdomain");
   }
   const out: Record<string, JwtKeyConfig> = {};
   for (const [subdomain, entry] of Object.entries(parsed as Record<string, unknown>)) {
     const e = entry as { key?: unknown; algorithms?: unknown };
     if (typeof e?.key !== "string" || !Array.isArray(e.algorithms) || !e.algorithms.every((a) => typeof a === "string")) {
-      throw new Error(`JWT_AUTH_KEYS[${JSON.stringify(subdomain)}] needs a string key and a list of algorithms`);
+      throw new ConfigError("JWT_AUTH_KEYS", `entry ${JSON.stringify(subdomain)} needs a string key and a list of algorithms`);
     }
     out[subdomain] = { key: e.key, algorithms: e.algorithms as string[] };
   }
@@ -188,12 +239,15 @@ function parseJwtKeys(value: string | undefined): Record<string, JwtKeyConfig> {
 
 /** Builds the configuration from an environment (defaults are the ones DEVELOPERS.md fixes). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = intFromEnv("PORT", env.PORT, DEFAULT_PORT);
+  if (port > 65535) throw new ConfigError("PORT", `must be a TCP port (1-65535), got ${port}`);
+  const externalHost = parseExternalHost(env, port);
   return {
-    port: intFromEnv("PORT", env.PORT, 9991),
+    port,
     host: env.HOST || "127.0.0.1",
     databaseUrl: env.DATABASE_URL || "sqlite:var/parley.sqlite3",
     uploadsDir: resolve(env.UPLOADS_DIR || "var/uploads"),
-    externalHost: (env.EXTERNAL_HOST || "localhost:9991").toLowerCase(),
+    externalHost,
     fakeEmailDomain: env.FAKE_EMAIL_DOMAIN ? env.FAKE_EMAIL_DOMAIN.toLowerCase() : null,
     redisUrl: env.REDIS_URL || null,
     rateLimiting: (env.RATE_LIMITING || "on").toLowerCase() !== "off",
@@ -206,7 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushBouncerUrl: env.PUSH_BOUNCER_URL ? env.PUSH_BOUNCER_URL.replace(/\/+$/, "") : null,
     s3: parseS3(env),
     smtpUrl: env.SMTP_URL || null,
-    mailFrom: env.MAIL_FROM || `noreply@${(env.EXTERNAL_HOST || "localhost:9991").toLowerCase().replace(/:\d+$/, "")}`,
+    mailFrom: env.MAIL_FROM || `noreply@${externalHost.replace(/:\d+$/, "")}`,
     invitationLinkValidityMinutes: intFromEnv("INVITATION_LINK_VALIDITY_MINUTES", env.INVITATION_LINK_VALIDITY_MINUTES, 14400),
     sessionCookieSecure: parseSessionCookieSecure(env.SESSION_COOKIE_SECURE),
     uploadQuotaMib: env.UPLOAD_QUOTA_MIB ? intFromEnv("UPLOAD_QUOTA_MIB", env.UPLOAD_QUOTA_MIB, 0) : null,
@@ -215,6 +269,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     emailGatewayPattern: parseEmailGatewayPattern(env.EMAIL_GATEWAY_PATTERN),
     enableGravatar: (env.ENABLE_GRAVATAR || "false").toLowerCase() === "true",
     camo: parseCamo(env.CAMO_URL, env.CAMO_KEY),
+    metricsToken: env.METRICS_TOKEN || null,
+    listenFd: parseListenFd(env),
   };
 }
 

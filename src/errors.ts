@@ -127,3 +127,22 @@ export const rateLimited = (retryAfterSeconds: number) =>
     { "retry-after": retryAfterSeconds },
     { "Retry-After": String(Math.ceil(retryAfterSeconds)) },
   );
+
+// ---- outages (issue 18, item 4) ----
+
+/** Seconds a client is asked to wait before retrying while a dependency is down. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A dependency the request needs (the database, or Redis for events and rate limits) is not
+ * answering: a prompt 503 the client can retry, never a hang or a half-done write. Zulip has no
+ * code of its own for this, so the envelope carries its generic one.
+ */
+export const serviceUnavailable = (dependency: "the database" | "Redis", why: string) =>
+  new ApiError(
+    `Service temporarily unavailable: ${dependency} is not answering (${why}); try again shortly.`,
+    "BAD_REQUEST",
+    503,
+    {},
+    { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  );

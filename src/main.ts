@@ -1,32 +1,83 @@
-/** Process entry: configuration, store, migrations, first-start realm, event queues, then listen. */
+/**
+ * Process entry. Start-up runs in an order that creates nothing until it knows the server can run
+ * (issue 18, item 7): configuration, the port, writable directories, Redis and the store answering;
+ * then migrations (logged), the event bus, the first-start organization, and listening. Any
+ * failure is one JSON line naming the setting and the fix, and exit code 1. Every line this
+ * process writes is JSON (lib/log.ts here, pino for requests).
+ */
 import { join } from "node:path";
+import type { FastifyListenOptions } from "fastify";
 import { buildApp } from "./app.js";
 import { ensureInitialRealm } from "./bootstrap.js";
-import { loadConfig } from "./config.js";
+import { ConfigError, loadConfig, type Config } from "./config.js";
 import { systemClock, type AppDeps } from "./deps.js";
 import { createEventSystem } from "./events/setup.js";
 import { PresenceService } from "./actions/presence.js";
+import { Metrics } from "./http/metrics.js";
 import { startUnclaimedAttachmentCleanup } from "./uploads/cleanup.js";
 import { MemoryRateCounter, createRateCounter } from "./lib/rate-limiter.js";
+import { errorFields, logLine, setLogLevel } from "./lib/log.js";
 import { realmUrl } from "./lib/realm-url.js";
-import { openStore, readTx } from "./store/db.js";
+import { readTx } from "./store/db.js";
 import { getDeploymentId } from "./store/deployment.js";
 import { migrateToLatest } from "./store/migrate.js";
+import { checkPortFree, checkRedisAnswers, checkWritablePaths, listenError, openAnsweringStore, withoutPassword } from "./startup/checks.js";
+import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL } from "./version.js";
 
 /** How often idle event queues are collected. */
 const QUEUE_GC_INTERVAL_MS = 60_000;
 /** How often coalesced presence pings are written (one transaction per interval). */
 const PRESENCE_FLUSH_INTERVAL_MS = 2_000;
+/** How long start-up waits for the event bus's connections and subscriptions. */
+const BUS_READY_TIMEOUT_MS = 5_000;
+
+/** Anything that escapes is still one JSON line (no multi-line stack on stderr), then exit 1. */
+function logFatalAndExit(err: unknown): never {
+  if (err instanceof ConfigError) logLine("fatal", err.message, { setting: err.setting });
+  else logLine("fatal", `Parley stopped: ${(err as Error)?.message ?? String(err)}`, { err: errorFields(err) });
+  process.exit(1);
+}
+
+/** Node's own warnings and anything uncaught become JSON lines too. */
+function routeProcessDiagnostics(): void {
+  process.removeAllListeners("warning");
+  process.on("warning", (warning) => logLine("warn", warning.message, { err: errorFields(warning) }));
+  process.on("uncaughtException", logFatalAndExit);
+  process.on("unhandledRejection", logFatalAndExit);
+}
+
+function describeStore(config: Config): string {
+  return withoutPassword(config.databaseUrl);
+}
 
 async function main(): Promise<void> {
   // Everything the server creates (SQLite files, uploads, saved queues, credentials) is the
   // service user's alone: they hold password hashes, API keys and private files (issue 16, F12).
   process.umask(0o077);
+  routeProcessDiagnostics();
   const config = loadConfig();
-  const store = openStore(config.databaseUrl, { backgroundCheckpoints: true });
-  await migrateToLatest(store);
+  setLogLevel(config.logLevel);
+  logLine("info", `starting Parley ${PARLEY_VERSION}`, { version: PARLEY_VERSION, zulip_feature_level: ZULIP_FEATURE_LEVEL, node: process.version });
+
+  await checkPortFree(config);
+  checkWritablePaths(config);
+  await checkRedisAnswers(config);
+  const store = await openAnsweringStore(config);
+  const applied = await migrateToLatest(store);
+  logLine("info", applied.length ? `applied ${applied.length} migration(s)` : "the schema is up to date", { store: describeStore(config), migrations: applied });
   const deploymentId = await getDeploymentId(readTx(store));
-  const eventSystem = createEventSystem(config, deploymentId, (err) => console.error("event bus error", err));
+
+  const metrics = new Metrics({ processMetrics: true });
+  const eventSystem = createEventSystem(config, deploymentId, {
+    onError: (err) => logLine("error", "event bus: unreadable message", { err: errorFields(err) }),
+    onDelivered: (event, ms) => metrics.observeDelivery(event, ms),
+    onAvailability: (available, reason, discarded) =>
+      available
+        ? logLine("info", "event bus: Redis answers again; events flow, clients re-register", { redis: "up" })
+        : logLine("error", `event bus: ${reason}; ${discarded} event queue(s) dropped so their clients re-register, writes answer 503 until Redis is back`, { redis: "down", discarded_queues: discarded }),
+    onRestoreDropped: (reason, discarded) =>
+      logLine("warn", `event bus: the saved event queues were dropped (${reason}); their clients re-register`, { discarded_queues: discarded }),
+  });
   const deps: AppDeps = {
     config,
     store,
@@ -36,18 +87,29 @@ async function main(): Promise<void> {
     presence: new PresenceService(store, eventSystem.bus),
     rateLimiter: createRateCounter(config, deploymentId),
   };
+  try {
+    await Promise.all([eventSystem.ready(BUS_READY_TIMEOUT_MS), deps.rateLimiter?.ready?.(BUS_READY_TIMEOUT_MS)]);
+  } catch (err) {
+    throw new ConfigError("REDIS_URL", `Redis at ${withoutPassword(config.redisUrl ?? "")} did not become ready (${(err as Error).message}); check that it runs and accepts this client`);
+  }
+
   const created = await ensureInitialRealm(deps, realmUrl(config.externalHost, ""));
   if (created) {
     // The secrets stay in the 0600 file: logs are often collected and kept elsewhere (issue 16, F16).
-    console.log(
-      `Created the organization on the root domain with owner ${created.email}; ` +
-        `its password and API key are in ${join(config.varDir, "initial-credentials.json")} (readable only by you)`,
+    const credentials = join(config.varDir, "initial-credentials.json");
+    // At warn, so that even a quiet LOG_LEVEL shows it: the operator has a file to read and delete.
+    logLine(
+      "warn",
+      `Created the organization on the root domain with owner ${created.email}; its password and API key are in ${credentials} (readable only by you)`,
+      { owner: created.email, credentials_file: credentials },
     );
   }
   // Queues saved by the previous process on this port come back, so clients keep polling them.
   const queueFile = join(config.varDir, `event-queues-${config.port}.json`);
-  if (deps.queues.load(queueFile) > 0) await deps.events.whenSubscribed?.();
-  const app = await buildApp(deps);
+  let busState: unknown = null;
+  const restored = deps.queues.load(queueFile, (state) => (busState = state));
+  if (restored > 0) await (deps.events.restore ? deps.events.restore(busState) : deps.events.whenSubscribed?.());
+  const app = await buildApp(deps, { metrics });
   const gc = setInterval(() => deps.queues.collectIdle(deps.clock.now()), QUEUE_GC_INTERVAL_MS);
   gc.unref();
   const presenceFlush = setInterval(() => void deps.presence.flush().catch((err) => app.log.error({ err }, "presence flush")), PRESENCE_FLUSH_INTERVAL_MS);
@@ -63,27 +125,40 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, "shutting down");
+    logLine("info", "shutting down", { signal });
     clearInterval(gc);
     clearInterval(presenceFlush);
     stopAttachmentCleanup();
-    await deps.presence.flush();
+    await deps.presence.flush().catch((err) => logLine("error", "presence flush at shutdown failed", { err: errorFields(err) }));
     // Parked long-polls are answered (empty) so app.close() can drain; clients poll again later.
     deps.queues.releaseWaiters();
     await app.close();
     // Events of requests that finished during the drain must be in the queues before they are saved.
     await deps.events.flush?.();
-    deps.queues.save(queueFile);
+    deps.queues.save(queueFile, (await deps.events.savedState?.()) ?? null);
     await deps.events.close?.();
     await store.close();
+    logLine("info", "stopped", { saved_queues: deps.queues.size });
     process.exit(0);
   };
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
   process.once("SIGINT", () => void shutdown("SIGINT"));
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    // Socket activation (deploy/systemd/parley@.socket): the inherited socket, which keeps
+    // connections waiting across a restart; otherwise HOST:PORT. Fastify passes `fd` through to
+    // Node's listen, which then ignores the host (given only so Fastify does not bind "localhost").
+    const at = config.listenFd !== null ? ({ fd: config.listenFd, host: "127.0.0.1" } as FastifyListenOptions) : { port: config.port, host: config.host };
+    await app.listen(at);
+  } catch (err) {
+    throw listenError(err, config);
+  }
+  logLine("info", "ready", {
+    address: config.listenFd !== null ? `fd ${config.listenFd} (socket activation)` : `http://${config.host}:${config.port}`,
+    external_host: config.externalHost,
+    store: store.dialect,
+    redis: config.redisUrl ? "on" : "off",
+    restored_queues: restored,
+  });
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().catch(logFatalAndExit);

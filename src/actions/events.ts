@@ -76,7 +76,7 @@ export async function doRegister(deps: AppDeps, realm: RealmRow, user: UserRow, 
 
 export function accessQueue(deps: AppDeps, user: UserRow, queueId: string): EventQueue {
   const queue = deps.queues.get(queueId);
-  if (!queue || queue.userId !== user.id) throw badEventQueueId(queueId);
+  if (!queue || queue.userId !== user.id || queue.discarded) throw badEventQueueId(queueId);
   return queue;
 }
 
@@ -98,10 +98,14 @@ export async function doGetEvents(
   const { promise, cancel } = queue.wait();
   const timer = setTimeout(() => queue.push({ type: "heartbeat" }), deps.config.eventHeartbeatSeconds * 1000);
   onClientGone(cancel);
+  let events: QueuedEvent[];
   try {
-    return await promise;
+    events = await promise;
   } finally {
     clearTimeout(timer);
     queue.lastAccess = deps.clock.now();
   }
+  // Dropped while parked (the event bus lost Redis): the client must register again.
+  if (queue.discarded) throw badEventQueueId(queue.id);
+  return events;
 }

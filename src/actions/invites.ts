@@ -17,6 +17,7 @@ import type { RealmRow, UserRow } from "../store/types.js";
 import { getUsersByEmails, listActiveAdminIds } from "../store/users.js";
 import { checkInviter, checkInviteTargets, type CheckedInvite, type InviteRequest } from "./invite-checks.js";
 import { NOTIFICATION_BOT_EMAIL } from "../policy/system-bots.js";
+import { errorFields, logLine } from "../lib/log.js";
 
 /** Zulip's INVITES_DEFAULT_REALM_DAILY_MAX: invitation emails per realm per day unless realms.max_invites says otherwise. */
 export const INVITES_DEFAULT_REALM_DAILY_MAX = 100;
@@ -82,7 +83,7 @@ export async function deliverMails(deps: AppDeps, mails: readonly MailMessage[])
     const transport = mailTransport(deps.config);
     for (const mail of mails) await transport.send(mail);
   } catch (err) {
-    console.error("invitation email could not be sent", err);
+    logLine("error", "invitation email could not be sent", { err: errorFields(err) });
     throw new ApiError("The invitation was saved, but its email could not be sent; try resending it.", "BAD_REQUEST", 502);
   }
 }

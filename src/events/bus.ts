@@ -26,6 +26,18 @@ export interface EventBus {
    */
   flush?(): Promise<void>;
   close?(): Promise<void>;
+  /**
+   * Why events cannot be promised to reach their queues right now (a cross-process bus without
+   * its Redis), or null when they can. While it is non-null the router refuses writes and
+   * registers with a 503 (issue 18, item 4).
+   */
+  unavailable?(): string | null;
+  /** Resolves when the bus's backing service answers now (GET /health); rejects otherwise. */
+  ping?(): Promise<void>;
+  /** What the bus needs to catch saved queues up after a restart (saved with them at shutdown). */
+  savedState?(): Promise<unknown>;
+  /** Takes over queues just loaded from a previous process, with the state it saved. */
+  restore?(state: unknown): Promise<void>;
 }
 
 /** Buffers the event on the transaction; it is published only if and after the commit succeeds. */

@@ -48,6 +48,8 @@ export class EventQueue {
   private waiter: Waiter | null = null;
   /** Seconds timestamp of the last poll or registration (idle GC). */
   lastAccess: number;
+  /** Dropped from its registry while a poll may still hold it (registry.discardAll). */
+  discarded = false;
 
   constructor(opts: QueueOptions) {
     this.opts = opts;
@@ -186,6 +188,12 @@ export class EventQueue {
       this.waiter = null;
       w.resolve([]);
     }
+  }
+
+  /** Marks the queue dropped and answers a parked poll, which then reports BAD_EVENT_QUEUE_ID. */
+  discard(): void {
+    this.discarded = true;
+    this.cancelWait();
   }
 
   /** A serialisable snapshot for saving queues across a graceful restart. */

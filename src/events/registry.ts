@@ -86,10 +86,13 @@ export class QueueRegistry {
     return removed;
   }
 
-  /** Writes every queue to `path` (atomically) for the next process to pick up. */
-  save(path: string): void {
+  /**
+   * Writes every queue to `path` (atomically) for the next process to pick up, with the bus's
+   * state (where its deliveries stand: redis-streams.ts).
+   */
+  save(path: string, busState: unknown = null): void {
     mkdirSync(dirname(path), { recursive: true });
-    const data = JSON.stringify({ processTag: this.processTag, queues: [...this.queues.values()].map((q) => q.toJSON()) });
+    const data = JSON.stringify({ processTag: this.processTag, busState, queues: [...this.queues.values()].map((q) => q.toJSON()) });
     writeFileSync(`${path}.tmp`, data, { mode: 0o600 });
     renameSync(`${path}.tmp`, path);
   }
@@ -100,10 +103,11 @@ export class QueueRegistry {
    * their event ids rewound, and a client whose last_event_id is ahead would discard new events as
    * already seen. Without the file, such clients get BAD_EVENT_QUEUE_ID and register again.
    */
-  load(path: string): number {
+  load(path: string, onBusState?: (state: unknown) => void): number {
     if (!existsSync(path)) return 0;
     try {
-      const data = JSON.parse(readFileSync(path, "utf8")) as { queues: Record<string, unknown>[] };
+      const data = JSON.parse(readFileSync(path, "utf8")) as { queues: Record<string, unknown>[]; busState?: unknown };
+      onBusState?.(data.busState ?? null);
       for (const q of data.queues) this.add(EventQueue.fromJSON(q));
       return data.queues.length;
     } catch {
@@ -111,6 +115,27 @@ export class QueueRegistry {
     } finally {
       rmSync(path, { force: true });
     }
+  }
+
+  /** Long-polls parked right now (GET /metrics). */
+  parkedCount(): number {
+    let parked = 0;
+    for (const queue of this.queues.values()) if (queue.hasWaiter) parked++;
+    return parked;
+  }
+
+  /**
+   * Drops every queue because its events can no longer be promised (the cross-process bus lost
+   * Redis): parked and later polls get BAD_EVENT_QUEUE_ID, and clients register again. Returns
+   * how many were dropped.
+   */
+  discardAll(): number {
+    const queues = [...this.queues.values()];
+    this.queues.clear();
+    this.byUser.clear();
+    for (const queue of queues) queue.discard();
+    if (queues.length > 0) this.onUsersChanged?.();
+    return queues.length;
   }
 
   /** Ends every parked long-poll (graceful shutdown); clients poll again and find their queue. */

@@ -1,19 +1,30 @@
 /** Builds this process's event system: the queue registry and the bus that feeds it. */
 import type { Config } from "../config.js";
 import { LocalEventBus, type EventBus } from "./bus.js";
-import { RedisEventBus } from "./redis-bus.js";
+import { RedisEventBus, type RedisBusHooks } from "./redis-bus.js";
 import { QueueRegistry } from "./registry.js";
 
 export interface EventSystem {
   bus: EventBus;
   queues: QueueRegistry;
+  /** Resolves once the bus can deliver (Redis answered and subscribed); rejects after `timeoutMs`. */
+  ready(timeoutMs: number): Promise<void>;
+}
+
+export interface EventSystemHooks extends RedisBusHooks {
+  /** An unexpected error inside the bus (an unreadable message from Redis). */
+  onError(err: unknown): void;
 }
 
 /** `deploymentId` (store/deployment.ts) keeps deployments sharing one Redis apart. */
-export function createEventSystem(config: Config, deploymentId: string, onError: (err: unknown) => void): EventSystem {
+export function createEventSystem(config: Config, deploymentId: string, hooks: EventSystemHooks): EventSystem {
   const queues = new QueueRegistry();
-  if (config.redisUrl) return { bus: new RedisEventBus(config.redisUrl, deploymentId, queues, onError), queues };
+  if (config.redisUrl) {
+    const bus = new RedisEventBus(config.redisUrl, deploymentId, queues, hooks.onError, hooks);
+    return { bus, queues, ready: (timeoutMs) => bus.ready(timeoutMs) };
+  }
   const bus = new LocalEventBus();
+  // In one process delivery happens inside the publish call: there is no latency to observe.
   bus.subscribe((event, userIds) => queues.deliver(event, userIds));
-  return { bus, queues };
+  return { bus, queues, ready: async () => undefined };
 }

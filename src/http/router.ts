@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDeps } from "../deps.js";
-import { ApiError, mustBeAdmin, mustBeOwner, nonexistentSubdomain } from "../errors.js";
+import { ApiError, mustBeAdmin, mustBeOwner, nonexistentSubdomain, serviceUnavailable } from "../errors.js";
 import { isOwner, isRealmAdmin, BOT_TYPE } from "../policy/roles.js";
 import { readTx } from "../store/db.js";
 import { getRealmBySubdomain } from "../store/realms.js";
@@ -17,6 +17,7 @@ import type { AnyEndpoint, HttpMethod, UserContext, PublicContext } from "./endp
 import { parseParams } from "./params.js";
 import { subdomainFromHost } from "./realm-host.js";
 import { collectRawParams } from "./request-params.js";
+import { noteUser } from "./request-log.js";
 import { sendSuccess } from "./respond.js";
 
 export const API_PREFIX = "/api/v1";
@@ -55,14 +56,27 @@ async function buildContext(
     return { ...base, realm };
   }
   const { user, realm } = await authenticateApiKey(deps.store, parseBasicAuth(request.headers.authorization), subdomain);
+  noteUser(request, user, realm);
   await admitUser(deps, reply, user, ep.allowWebhookBots ?? false);
   if (ep.auth === "admin" && !isRealmAdmin(user)) throw mustBeAdmin();
   if (ep.auth === "owner" && !isOwner(user)) throw mustBeOwner();
   return { ...base, realm, user };
 }
 
+/**
+ * While the event bus cannot promise delivery (Redis away), a write's events would be lost and a
+ * new queue could not be fed: every call but a read is refused at once with a 503 (a send used to
+ * hang for seconds and then lose its events). Reads still work from the store.
+ */
+function refuseWritesWhileEventsAreDown(deps: AppDeps, method: HttpMethod): void {
+  if (method === "GET") return;
+  const reason = deps.events.unavailable?.();
+  if (reason) throw serviceUnavailable("Redis", reason);
+}
+
 function serve(deps: AppDeps, ep: AnyEndpoint) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    refuseWritesWhileEventsAreDown(deps, ep.method);
     const ctx = await buildContext(deps, ep, request, reply);
     const raw = await collectRawParams(request, ep.streamsFiles ?? false);
     const { values, ignored } = parseParams(ep.params, raw, request.params as Record<string, string>);

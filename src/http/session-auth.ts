@@ -16,6 +16,7 @@ import { ApiError, unauthorized } from "../errors.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { authenticateApiKey, parseBasicAuth } from "./auth.js";
 import { subdomainFromHost } from "./realm-host.js";
+import { noteUser } from "./request-log.js";
 
 export const SESSION_COOKIE = "sessionid";
 
@@ -76,6 +77,12 @@ const sessionExpired = () => {
  * Basic challenge; with a session that is no longer valid, the same 401 with a Session challenge.
  */
 export async function authenticateBasicOrSession(deps: AppDeps, request: FastifyRequest): Promise<{ user: UserRow; realm: RealmRow }> {
+  const found = await basicOrSession(deps, request);
+  noteUser(request, found.user, found.realm);
+  return found;
+}
+
+async function basicOrSession(deps: AppDeps, request: FastifyRequest): Promise<{ user: UserRow; realm: RealmRow }> {
   const subdomain = subdomainFromHost(request.headers.host, deps.config.externalHost);
   const authorization = request.headers.authorization;
   if (authorization !== undefined && authorization !== "") {

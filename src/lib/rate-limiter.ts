@@ -7,6 +7,7 @@
  */
 import type { Redis } from "ioredis";
 import type { Config } from "../config.js";
+import { serviceUnavailable } from "../errors.js";
 import { newRedisClient, redisNamespace } from "./redis-keys.js";
 
 export interface Rule {
@@ -40,6 +41,8 @@ export interface RateCounter {
   hit(key: string, rules: Rule[], now: number, count: boolean): Promise<Array<{ count: number; reset: number }>>;
   /** Takes back one hit of the current windows (a reserved attempt that turned out not to count). */
   release(key: string, rules: Rule[], now: number): Promise<void>;
+  /** Resolves once the counters can be reached (start-up waits for it); rejects after `timeoutMs`. */
+  ready?(timeoutMs: number): Promise<void>;
 }
 
 export class MemoryRateCounter implements RateCounter {
@@ -82,6 +85,17 @@ export class RedisRateCounter implements RateCounter {
     private readonly namespace: string,
   ) {}
 
+  ready(timeoutMs: number): Promise<void> {
+    if (this.redis.status === "ready") return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      this.redis.once("ready", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
   async hit(key: string, rules: Rule[], now: number, count: boolean) {
     const pipeline = this.redis.pipeline();
     const resets: number[] = [];
@@ -92,7 +106,7 @@ export class RedisRateCounter implements RateCounter {
       else pipeline.get(id);
       resets.push(start + rule.windowSeconds);
     }
-    const results = (await pipeline.exec()) ?? [];
+    const results = await execOrUnavailable(pipeline);
     const values = count ? results.filter((_, i) => i % 2 === 0) : results;
     return values.map(([, value], i) => ({ count: Number(value ?? 0), reset: resets[i] }));
   }
@@ -104,8 +118,25 @@ export class RedisRateCounter implements RateCounter {
       // Only a window that still exists: a DECR of an expired one would leave -1 with no expiry.
       pipeline.eval(RELEASE_SCRIPT, 1, `${this.namespace}rl:${key}:${rule.windowSeconds}:${start}`);
     }
-    await pipeline.exec();
+    await execOrUnavailable(pipeline);
   }
+}
+
+/**
+ * Runs a pipeline; a failed command (Redis away) is a 503, not a zero count: a limiter that stops
+ * counting would let through exactly the floods it exists for, and a command waiting for a
+ * reconnection would hang the request (issue 18, item 4).
+ */
+async function execOrUnavailable(pipeline: ReturnType<Redis["pipeline"]>): Promise<Array<[Error | null, unknown]>> {
+  let results: Array<[Error | null, unknown]>;
+  try {
+    results = (await pipeline.exec()) ?? [];
+  } catch (err) {
+    throw serviceUnavailable("Redis", `rate limits cannot be counted: ${(err as Error).message}`);
+  }
+  const failed = results.find(([err]) => err);
+  if (failed) throw serviceUnavailable("Redis", `rate limits cannot be counted: ${(failed[0] as Error).message}`);
+  return results;
 }
 
 const RELEASE_SCRIPT = "if redis.call('exists', KEYS[1]) == 1 then return redis.call('decr', KEYS[1]) end return 0";
@@ -138,9 +169,16 @@ export async function reserveAttempt(counter: RateCounter, key: string, rules: R
 }
 
 /** The counter for this deployment, or null when RATE_LIMITING=off. */
+/** Fails fast while Redis is away (no offline queue, no retries); errors go to the requests, not stderr. */
+function redisCounterClient(url: string): Redis {
+  const client = newRedisClient(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 2_000 });
+  client.on("error", () => undefined);
+  return client;
+}
+
 export function createRateCounter(config: Config, deploymentId: string): RateCounter | null {
   if (!config.rateLimiting) return null;
   return config.redisUrl
-    ? new RedisRateCounter(newRedisClient(config.redisUrl, { maxRetriesPerRequest: 2 }), redisNamespace(deploymentId))
+    ? new RedisRateCounter(redisCounterClient(config.redisUrl), redisNamespace(deploymentId))
     : new MemoryRateCounter();
 }

@@ -15,6 +15,7 @@
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import { errorFields, logLine } from "../lib/log.js";
 
 const CHECKPOINT_INTERVAL_MS = 200;
 /** A minute of checkpoints with nothing to copy, at the interval above. */
@@ -79,9 +80,9 @@ export class Checkpointer {
     const driver = createRequire(import.meta.url).resolve("better-sqlite3");
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path: this.path, driver, intervalMs: this.intervalMs, idleChecks: this.idleChecks } });
     worker.on("message", (m: { error?: string }) => {
-      if (m.error) console.error(`sqlite checkpoint: ${m.error}`);
+      if (m.error) logLine("error", "sqlite checkpoint failed", { error: m.error });
     });
-    worker.on("error", (err) => console.error("sqlite checkpointer stopped:", err));
+    worker.on("error", (err) => logLine("error", "sqlite checkpointer stopped", { err: errorFields(err) }));
     // A worker that has nothing left to do must not keep the process alive; close() waits for it.
     worker.unref();
     this.exited = new Promise<void>((resolve) =>

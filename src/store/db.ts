@@ -3,7 +3,7 @@
  * DATABASE_URL, plus the transaction helper that carries after-commit callbacks (events are
  * published only once their transaction has committed: architecture-anchors §6).
  */
-import { Kysely, PostgresDialect, SqliteDialect, type KyselyConfig, type Transaction } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type KyselyConfig, type Transaction } from "kysely";
 import type pg from "pg";
 import { resolve } from "node:path";
 import type { DB } from "./schema.js";
@@ -12,6 +12,7 @@ import { LongListPlugin } from "./long-lists.js";
 import { WideIntegerPlugin } from "./pg-wide-integers.js";
 import { loadOnFirstUse } from "../lib/load-on-first-use.js";
 import { openSqlite, type SqliteConnection } from "./sqlite.js";
+import { errorFields, logLine } from "../lib/log.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -24,7 +25,17 @@ export interface Store {
   sqlite?: SqliteConnection;
   /** SQLite with background checkpoints only: the worker copying the WAL into the file (checkpointer.ts). */
   checkpointer?: Checkpointer;
+  /** PostgreSQL only: the connection pool's occupancy (GET /metrics). */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Connections open, idle among them, and queries waiting for one. */
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 /** A unit of work: queries go through `db`; `onCommit` callbacks run after a successful commit. */
@@ -36,6 +47,16 @@ export interface Tx {
 
 /** The PostgreSQL driver, loaded only by a server that uses PostgreSQL. */
 const pgDriver = loadOnFirstUse<typeof pg>("pg");
+
+/** Pool size per process: PostgreSQL's default max_connections (100) fits about 9 processes. */
+const PG_POOL_MAX = 10;
+/**
+ * A PostgreSQL that is down refuses connections at once; one that is cut off (a dead network
+ * path) would leave a request waiting for TCP's own timeouts, minutes long. These bounds make
+ * such a request fail (503, http/error-handler.ts) instead of hanging (issue 18, item 4).
+ */
+const PG_CONNECT_TIMEOUT_MS = 5_000;
+const PG_QUERY_TIMEOUT_MS = 30_000;
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -72,7 +93,9 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     const { Pool, types } = pgDriver();
     const pool = new Pool({
       connectionString: url,
-      max: 10,
+      max: PG_POOL_MAX,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      query_timeout: PG_QUERY_TIMEOUT_MS,
       // Counts and ids are BIGINT; they fit a JS number for any realistic deployment.
       types: {
         getTypeParser: (oid: number, format?: string) =>
@@ -83,11 +106,50 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     });
     // An idle connection the server drops (restart, failover, a forced DROP DATABASE) surfaces as a
     // pool 'error' event; unhandled, it would crash the process. The pool replaces the client.
-    pool.on("error", (err) => console.error("postgres pool: idle client error", err.message));
+    pool.on("error", (err) => logLine("warn", "postgres pool: an idle connection failed", { err: errorFields(err) }));
+    // A connection lost while checked out emits 'error' on its client, which the pool does not
+    // listen to then: unheard, it would crash the process. The query using it fails and answers
+    // 503 (http/error-handler.ts), so the event itself needs no further handling.
+    pool.on("connect", (client) => client.on("error", () => undefined));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: options.log, plugins: [new LongListPlugin("postgres"), new WideIntegerPlugin()] });
-    return { db, dialect: "postgres", url, close: () => db.destroy() };
+    return {
+      db,
+      dialect: "postgres",
+      url,
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: PG_POOL_MAX }),
+      close: () => db.destroy(),
+    };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got ${url}`);
+}
+
+/**
+ * Resolves once the store answers a trivial query, rejects when it fails or takes longer than
+ * `timeoutMs` (start-up and GET /health: a hung database must not hang the caller).
+ */
+export async function pingStore(store: Store, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([sql`SELECT 1`.execute(store.db), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const PG_UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006"]);
+
+/**
+ * Whether an error means the database could not be reached (as opposed to a bad query): refused
+ * or dropped connections, the pool's connect timeout, PostgreSQL shutting down or starting up.
+ */
+export function isStoreUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === "string" && PG_UNAVAILABLE_CODES.has(code)) return true;
+  return /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout)/.test(err.message);
 }
 
 /**
@@ -106,7 +168,7 @@ export async function transaction<T>(store: Store, fn: (tx: Tx) => Promise<T>): 
     try {
       cb();
     } catch (err) {
-      console.error("after-commit callback failed", err);
+      logLine("error", "after-commit callback failed", { err: errorFields(err) });
     }
   }
   return result;

@@ -5,7 +5,7 @@
  * Skips visibly without REDIS_URL (CI sets it).
  */
 import assert from "node:assert/strict";
-import { after, describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { testStoreUrls } from "../../src/config.js";
 import { RedisEventBus } from "../../src/events/redis-bus.js";
 import { QueueRegistry } from "../../src/events/registry.js";
@@ -21,6 +21,7 @@ describe("RedisEventBus", { skip: redis ? false : "needs REDIS_URL" }, () => {
   const otherRegistry = new QueueRegistry();
   const other = new RedisEventBus(redis as string, "deployment-b", otherRegistry, (err) => errors.push(err));
   after(() => Promise.all([bus.close(), other.close()]));
+  before(() => Promise.all([bus.ready(5_000), other.ready(5_000)]));
 
   it("has every event published before flush() in the queues when flush() resolves", async () => {
     // User ids on many shards, so the events travel on different channels than the flush token.

@@ -1,0 +1,86 @@
+/**
+ * One JSON log line per request, written when the response is done (issue 18, item 7): method,
+ * route pattern, URL (secrets censored), status, duration, user id, realm, the Zulip error code of
+ * an error answer, and the request id — the caller's `X-Request-Id` when it sent a sane one (so a
+ * proxy's id follows the request through), else a fresh UUID. Fastify's own two lines per request
+ * are turned off (`disableRequestLogging`). The same hook feeds the request metrics.
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { RealmRow, UserRow } from "../store/types.js";
+import { redactUrl } from "./hardening.js";
+
+/** What the router and the error handler learn about a request, for its log line. */
+export interface RequestNotes {
+  userId?: number;
+  realmId?: number;
+  /** The realm's subdomain ("" for the root domain). */
+  realm?: string;
+  errorCode?: string;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    notes: RequestNotes;
+  }
+}
+
+/** A request id from the caller is kept only if it is short and plain (it is echoed and logged). */
+const INCOMING_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+/** Fastify's genReqId: the incoming X-Request-Id when sane, a new UUID otherwise. */
+export function requestIdFor(req: IncomingMessage): string {
+  const incoming = req.headers["x-request-id"];
+  return typeof incoming === "string" && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** Records the authenticated user (and realm) of the request. */
+export function noteUser(request: FastifyRequest, user: UserRow, realm: RealmRow): void {
+  if (!request.notes) return; // an app built without the request log
+  request.notes.userId = user.id;
+  request.notes.realmId = realm.id;
+  request.notes.realm = realm.string_id;
+}
+
+export function noteErrorCode(request: FastifyRequest, code: string): void {
+  if (request.notes) request.notes.errorCode = code;
+}
+
+/** The route pattern ("/api/v1/messages/:message_id"); unmatched paths share one label. */
+export function routeOf(request: FastifyRequest): string {
+  return request.routeOptions.url ?? "(unmatched)";
+}
+
+export interface RequestObserver {
+  (method: string, route: string, status: number, seconds: number): void;
+}
+
+export function installRequestLog(app: FastifyInstance, observe: RequestObserver | null): void {
+  app.decorateRequest("notes", null as unknown as RequestNotes);
+  app.addHook("onRequest", async (request) => {
+    request.notes = {};
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    const route = routeOf(request);
+    const status = reply.statusCode;
+    const ms = reply.elapsedTime;
+    observe?.(request.method, route, status, ms / 1000);
+    const { userId, realmId, realm, errorCode } = request.notes;
+    const level = status >= 500 ? "error" : "info";
+    request.log[level](
+      {
+        method: request.method,
+        route,
+        url: redactUrl(request.url),
+        status,
+        duration_ms: Math.round(ms * 10) / 10,
+        ...(userId !== undefined ? { user_id: userId } : {}),
+        ...(realmId !== undefined ? { realm_id: realmId, realm } : {}),
+        ...(errorCode !== undefined ? { error_code: errorCode } : {}),
+        remote_address: request.ip,
+      },
+      "request",
+    );
+  });
+}
