@@ -7,6 +7,7 @@ import { systemClock, type AppDeps } from "./deps.js";
 import { createEventSystem } from "./events/setup.js";
 import { PresenceService } from "./actions/presence.js";
 import { startUnclaimedAttachmentCleanup } from "./uploads/cleanup.js";
+import { MessageScheduler } from "./scheduler/message-scheduler.js";
 import { MemoryRateCounter, createRateCounter } from "./lib/rate-limiter.js";
 import { realmUrl } from "./lib/realm-url.js";
 import { openStore, readTx } from "./store/db.js";
@@ -47,7 +48,11 @@ async function main(): Promise<void> {
   // Queues saved by the previous process on this port come back, so clients keep polling them.
   const queueFile = join(config.varDir, `event-queues-${config.port}.json`);
   if (deps.queues.load(queueFile) > 0) await deps.events.whenSubscribed?.();
+  // Scheduled messages and reminders: sent as they fall due, overdue ones at once.
+  const scheduler = new MessageScheduler(deps, { onError: (err) => console.error("scheduled message delivery", err) });
+  deps.scheduler = scheduler;
   const app = await buildApp(deps);
+  scheduler.start();
   const gc = setInterval(() => deps.queues.collectIdle(deps.clock.now()), QUEUE_GC_INTERVAL_MS);
   gc.unref();
   const presenceFlush = setInterval(() => void deps.presence.flush().catch((err) => app.log.error({ err }, "presence flush")), PRESENCE_FLUSH_INTERVAL_MS);
@@ -67,6 +72,7 @@ async function main(): Promise<void> {
     clearInterval(gc);
     clearInterval(presenceFlush);
     stopAttachmentCleanup();
+    await scheduler.stop();
     await deps.presence.flush();
     // Parked long-polls are answered (empty) so app.close() can drain; clients poll again later.
     deps.queues.releaseWaiters();

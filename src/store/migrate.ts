@@ -13,6 +13,7 @@ import { realmVersions } from "./migrations/0008_realm_versions.js";
 import { canCreateUsers } from "./migrations/0009_can_create_users.js";
 import { clientEndpoints } from "./migrations/0010_client_endpoints.js";
 import { zulipExtraEmoji } from "./migrations/0011_zulip_extra_emoji.js";
+import { scheduledMessages } from "./migrations/0012_scheduled_messages.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0009_can_create_users": canCreateUsers,
   "0010_client_endpoints": clientEndpoints,
   "0011_zulip_extra_emoji": zulipExtraEmoji,
+  "0012_scheduled_messages": scheduledMessages,
 };
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */
