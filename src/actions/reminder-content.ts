@@ -71,7 +71,7 @@ export function reminderContent(s: ReminderSubject): string {
     if (channelMessage) {
       where = `in ${topicWithMessageLink(s.channel!.id, s.channel!.name, s.message.subject, s.message.id)}`;
     } else {
-      const others = s.participants.filter((p) => p.id !== s.sender.id);
+      const others = s.participants.filter((p) => p.id !== s.sender.id).sort((a, b) => a.id - b.id);
       where = `to ${LIST.format((others.length > 0 ? others : [s.sender]).map(silentMention))}`;
     }
     content += widget ? `${author} [sent](${url}) a ${widget} ${where}.` : `${author} [said](${url}) ${where}:`;

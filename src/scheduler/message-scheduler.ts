@@ -81,7 +81,12 @@ export class MessageScheduler implements ScheduleWaker {
     this.stopped = true;
     if (this.timer !== null) this.timers.clear(this.timer);
     this.timer = null;
-    await this.running;
+    await this.idle();
+  }
+
+  /** Resolves once no round is in progress. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
   }
 
   /** When the timer is set to fire next (UTC seconds), or null; for tests. */
