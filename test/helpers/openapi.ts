@@ -77,13 +77,37 @@ function channelFolderProblems(event: Record<string, unknown>): string[] {
   return [`unknown channel_folder op ${String(event.op)}`];
 }
 
+/** The reminder object of Zulip's get-reminders (FL 399), as reminders add events carry it. */
+const REMINDER_FIELDS: Record<string, (v: unknown) => boolean> = {
+  reminder_id: Number.isInteger,
+  type: (v) => v === "private",
+  to: (v) => Array.isArray(v) && v.every(Number.isInteger),
+  content: (v) => typeof v === "string",
+  rendered_content: (v) => typeof v === "string",
+  scheduled_delivery_timestamp: Number.isInteger,
+  failed: (v) => typeof v === "boolean",
+  reminder_target_message_id: Number.isInteger,
+};
+
+/** reminders events (FL 399): add carries reminder objects, remove the id. */
+function reminderProblems(event: Record<string, unknown>): string[] {
+  if (event.op === "remove") return Number.isInteger(event.reminder_id) ? [] : ["reminders remove needs reminder_id"];
+  if (event.op !== "add" || !Array.isArray(event.reminders)) return [`bad reminders event ${String(event.op)}`];
+  return (event.reminders as Array<Record<string, unknown>>).flatMap((r) => {
+    const keys = Object.keys(r).sort().join();
+    if (keys !== Object.keys(REMINDER_FIELDS).sort().join()) return [`reminder fields ${keys}`];
+    return Object.entries(REMINDER_FIELDS).filter(([k, ok]) => !ok(r[k])).map(([k]) => `reminder ${k} is ${JSON.stringify(r[k])}`);
+  });
+}
+
 /**
  * Event shapes introduced after FL 261, checked by hand: the simplified presence event
  * (`simplified_presence_events` capability, FL 419) is {type, presences: {id: timestamps}};
- * channel folders (FL 389); default_streams carries channel ids (FL 330).
+ * channel folders (FL 389); default_streams carries channel ids (FL 330); reminders (FL 399).
  */
 function newerShapeProblems(event: Record<string, unknown>): string[] | null {
   if (event.type === "channel_folder") return channelFolderProblems(event);
+  if (event.type === "reminders") return reminderProblems(event);
   if (event.type === "default_streams") {
     const ids = event.default_streams;
     return Array.isArray(ids) && ids.every((id) => Number.isInteger(id)) ? [] : ["default_streams must be a list of channel ids"];
