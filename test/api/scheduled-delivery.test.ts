@@ -2,14 +2,15 @@
  * Delivery of scheduled messages by the server (Zulip's try_deliver_one_scheduled_message), on
  * every store, with the test clock: a due message is sent as a normal message dated when it is
  * sent, exactly once; one the sender may no longer send is marked failed with Zulip's reason and
- * Notification Bot tells them (but not a deactivated sender); Zulip's ten-minute late cutoff; a
- * failed one is rescheduled by an edit; uploads it links outlive the unclaimed-upload cleanup.
+ * Notification Bot tells them (but not a deactivated sender or organization); Zulip's ten-minute
+ * late cutoff; a failed one is rescheduled by an edit; uploads it links outlive the unclaimed-upload
+ * cleanup.
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { LATE_CUTOFF_SECONDS, deliverDue } from "../../src/actions/scheduled-delivery.js";
 import { deleteUnclaimedAttachments } from "../../src/uploads/cleanup.js";
-import { eventsOf } from "../helpers/channels.js";
+import { eventsOf, setRealm } from "../helpers/channels.js";
 import { userMessageFlags } from "../helpers/conversations.js";
 import { createChannel } from "../helpers/messages.js";
 import { assertError } from "../helpers/org.js";
@@ -159,6 +160,16 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual([Boolean(row.failed), row.failure_message], [true, "Account is deactivated"]);
       assert.equal(eventsOf(t, "message").length, 0);
       assert.equal(eventsOf(t, "scheduled_messages").length, 0);
+    });
+
+    it("fails silently in a deactivated organization, as Zulip does", async () => {
+      const { id, due } = await schedule({ type: "direct", to: [t.users.othello.id], content: "closing time" });
+      await setRealm(t, { deactivated: true });
+      t.clock.seconds = due;
+      t.published.length = 0;
+      assert.equal(await deliverDue(t.deps, 10), 1);
+      assert.deepEqual(await failures(), [[id, true, "This organization has been deactivated"]]);
+      assert.equal(t.published.length, 0);
     });
 
     it("keeps an upload a pending scheduled message links from the cleanup, until it is cancelled", async () => {

@@ -1,12 +1,18 @@
 /**
  * Scheduled messages (Zulip's get/create/update/delete-scheduled-message; FL 173-184), on every
  * store: what is stored and shown, the checks of sending applied when scheduling, editing as
- * Zulip's edit_scheduled_message allows, the owner-only rule, register and events.
+ * Zulip's edit_scheduled_message allows, the owner-only rule, register and events, and the answers
+ * against Zulip's current OpenAPI document.
  * Delivery itself: scheduled-delivery.test.ts.
  */
 import assert from "node:assert/strict";
-import { afterEach, beforeEach, describe, it } from "node:test";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { after, afterEach, before, beforeEach, describe, it } from "node:test";
+import { Ajv, type ValidateFunction } from "ajv";
+import { parse } from "yaml";
 import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
+import { toJsonSchema, type Json } from "../helpers/openapi.js";
 import { eventsOf, setRealmGroups, systemGroupId } from "../helpers/channels.js";
 import { createChannel } from "../helpers/messages.js";
 import { addUser, assertError, checkPermissions } from "../helpers/org.js";
@@ -214,3 +220,46 @@ for (const kind of STORE_KINDS) {
     });
   });
 }
+
+const CURRENT_OPENAPI = resolve(process.cwd(), "../shared/reference/zulip-openapi-current.yaml");
+
+/** Validators of the current document's documented answers for one operation, by status. */
+function documentedAnswers(path: string, method: string): Map<string, ValidateFunction> {
+  const doc = toJsonSchema(parse(readFileSync(CURRENT_OPENAPI, "utf8"))) as Json;
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addSchema({ $id: "openapi", components: doc.components });
+  const responses = (((doc.paths as Json)[path] as Json)[method] as Json).responses as Record<string, Json>;
+  const resolveRef = (node: Json): Json => (typeof node.$ref === "string" ? (node.$ref.split("/").slice(1).reduce<Json>((at, k) => at[k] as Json, doc) as Json) : node);
+  // The document lists alternative error bodies as oneOf, though a body may fit several: any one will do.
+  const alternatives = (schema: Json): Json => (schema.oneOf ? { anyOf: schema.oneOf } : schema);
+  return new Map(
+    Object.entries(responses).map(([status, r]) => [status, ajv.compile(alternatives(((resolveRef(r).content as Json)["application/json"] as Json).schema as Json))]),
+  );
+}
+
+describe("scheduled message answers against Zulip's current OpenAPI", { skip: existsSync(CURRENT_OPENAPI) ? false : "../shared/reference/zulip-openapi-current.yaml is absent" }, () => {
+  let t: TestRealm;
+  before(async () => {
+    t = await createTestRealm("sqlite");
+  });
+  after(() => t.close());
+
+  it("matches the documented success and error bodies exactly (no field outside the schema)", async () => {
+    const verona = await createChannel(t, "Verona", ["hamlet"]);
+    const check = (path: string, method: string, status: string, body: unknown) => {
+      const validate = documentedAnswers(path, method).get(status)!;
+      assert.ok(validate(body), `${method} ${path} ${status}: ${JSON.stringify(validate.errors)} in ${JSON.stringify(body)}`);
+    };
+    const created = await t.as("hamlet").post("/scheduled_messages", { type: "stream", to: verona, topic: "t", content: "x", scheduled_delivery_timestamp: t.clock.seconds + 60 });
+    check("/scheduled_messages", "post", "200", created.body);
+    await t.as("hamlet").post("/scheduled_messages", { type: "direct", to: [t.users.othello.id], content: "y", scheduled_delivery_timestamp: t.clock.seconds + 90 });
+    check("/scheduled_messages", "get", "200", (await t.as("hamlet").get("/scheduled_messages")).body);
+    const id = created.body.scheduled_message_id;
+    check("/scheduled_messages/{scheduled_message_id}", "patch", "200", (await t.as("hamlet").patch(`/scheduled_messages/${id}`, { content: "z" })).body);
+    check("/scheduled_messages/{scheduled_message_id}", "patch", "404", (await t.as("hamlet").patch("/scheduled_messages/999999", { content: "z" })).body);
+    check("/scheduled_messages", "post", "400", (await t.as("hamlet").post("/scheduled_messages", { type: "direct", to: [999_999], content: "x", scheduled_delivery_timestamp: t.clock.seconds + 60 })).body);
+    check("/scheduled_messages", "post", "400", (await t.as("hamlet").post("/scheduled_messages", { type: "stream", to: 999_999, topic: "t", content: "x", scheduled_delivery_timestamp: t.clock.seconds + 60 })).body);
+    check("/scheduled_messages/{scheduled_message_id}", "delete", "200", (await t.as("hamlet").delete(`/scheduled_messages/${id}`)).body);
+    check("/scheduled_messages/{scheduled_message_id}", "delete", "404", (await t.as("hamlet").delete(`/scheduled_messages/${id}`)).body);
+  });
+});
