@@ -8,20 +8,20 @@
  * (polled with a generous deadline), never for a fixed time.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { openStore, type Store } from "../../src/store/db.js";
+import type { Store } from "../../src/store/db.js";
 import { checkIntegrity } from "../../src/store/integrity.js";
-import { ApiClient, freePort, manageJson, startServer, type ServerProcess } from "../helpers/server-process.js";
-import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.js";
-
-interface Account {
-  user_id: number;
-  email: string;
-  api_key: string;
-}
+import {
+  ApiClient,
+  freePort,
+  manageJson,
+  openProcessStore,
+  startServer,
+  type Account,
+  type ProcessStore,
+  type ServerProcess,
+} from "../helpers/server-process.js";
+import { STORE_KINDS } from "../helpers/stores.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -37,9 +37,8 @@ async function eventually(what: string, check: () => Promise<boolean>, deadlineM
 
 for (const kind of STORE_KINDS) {
   describe(`scheduled messages through SIGKILL [${kind}]`, () => {
-    let dir: string;
+    let shared: ProcessStore;
     let env: Record<string, string>;
-    let pg: TestStore | null = null;
     let store: Store;
     let port: number;
     let server: ServerProcess | null = null;
@@ -47,21 +46,15 @@ for (const kind of STORE_KINDS) {
     let member: Account;
 
     before(async () => {
-      dir = mkdtempSync(join(tmpdir(), "parley-sched-crash-"));
-      pg = kind === "postgres" ? await openTestStore("postgres") : null;
-      const databaseUrl = pg ? pg.url : `sqlite:${join(dir, "parley.sqlite3")}`;
-      env = { DATABASE_URL: databaseUrl, PARLEY_VAR_DIR: join(dir, "var"), UPLOADS_DIR: join(dir, "uploads"), EXTERNAL_HOST: "parley.test" };
-      owner = await manageJson<Account>(env, ["create-realm", "--subdomain", "", "--name", "Crash", "--owner-email", "owner@crash.test", "--owner-name", "Owner", "--owner-password", "pw-owner-1"]);
+      shared = await openProcessStore(kind, "parley-sched-crash-");
+      ({ env, store, owner } = shared);
       member = await manageJson<Account>(env, ["create-user", "--realm", "", "--email", "member@crash.test", "--full-name", "Member", "--password", "pw-member-1"]);
-      store = pg ? pg.store : openStore(databaseUrl);
       port = await freePort();
     });
 
     after(async () => {
       await server?.stop("SIGKILL");
-      if (pg) await pg.cleanup();
-      else await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      await shared.close();
     });
 
     const row = (id: number) => store.db.selectFrom("scheduled_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
