@@ -114,6 +114,10 @@ async function recordFailure(deps: AppDeps, id: number, err: unknown, log: (err:
  */
 export async function deliverNextDue(deps: AppDeps, log: (err: unknown) => void = () => {}): Promise<DeliveryOutcome> {
   const now = deps.clock.now();
+  // Usually nothing is due: finding that out needs no write transaction (on SQLite one would wake
+  // the checkpoint worker of an idle server, store/checkpointer.ts).
+  const due = await nextScheduledDelivery(deps);
+  if (due === null || due > now) return "none";
   let attempted: number | null = null;
   try {
     return await transaction(deps.store, async (tx) => {
