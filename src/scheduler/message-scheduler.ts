@@ -12,6 +12,9 @@
 import { deliverDue, nextScheduledDelivery } from "../actions/scheduled-delivery.js";
 import type { AppDeps, ScheduleWaker } from "../deps.js";
 
+/** The pause before looking again at a due row that another process is sending. */
+const BUSY_ELSEWHERE_MS = 1000;
+
 export interface Timers {
   set(fn: () => void, ms: number): unknown;
   clear(handle: unknown): void;
@@ -120,7 +123,12 @@ export class MessageScheduler implements ScheduleWaker {
         delayMs = 0;
       } else {
         const next = await nextScheduledDelivery(this.deps);
-        delayMs = next === null ? this.maxSleepMs : (next - this.deps.clock.now()) * 1000;
+        const now = this.deps.clock.now();
+        if (next === null) delayMs = this.maxSleepMs;
+        // Due, yet nothing was taken: another process holds it (PostgreSQL row lock). Look again
+        // shortly rather than at once, which would spin while that process sends it.
+        else if (next <= now && attempted === 0) delayMs = BUSY_ELSEWHERE_MS;
+        else delayMs = (next - now) * 1000;
       }
     } catch (err) {
       this.onError(err);

@@ -120,6 +120,22 @@ for (const kind of STORE_KINDS) {
       assert.equal(sent().length, 1);
     });
 
+    it("looks again shortly, not at once, while another process holds a due row", { skip: kind === "sqlite" ? "row locks held by another transaction need PostgreSQL" : false }, async () => {
+      await schedule(60, "held elsewhere");
+      t.clock.seconds += 60;
+      scheduler.start();
+      t.published.length = 0;
+      // Another process is in the middle of sending it: its transaction holds the row.
+      await t.deps.store.db.transaction().execute(async (other) => {
+        await other.selectFrom("scheduled_messages").select("id").forUpdate().execute();
+        await round();
+        assert.equal(sent().length, 0);
+        assert.equal(timers.armed, 1000);
+      });
+      await round();
+      assert.deepEqual(sent(), ["<p>held elsewhere</p>"]);
+    });
+
     it("stops: no timer is left, and wakes after the stop do nothing", async () => {
       scheduler.start();
       await round();
