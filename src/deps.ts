@@ -16,6 +16,12 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
+/** This process's delivery of scheduled messages and reminders (scheduler/scheduler.ts). */
+export interface ScheduleWaker {
+  /** Something new falls due at `at` (UTC seconds): look again by then. */
+  wake(at: number): void;
+}
+
 export interface AppDeps {
   config: Config;
   store: Store;
@@ -27,4 +33,6 @@ export interface AppDeps {
   presence: PresenceService;
   /** Rate-limit counters (memory or Redis); null when RATE_LIMITING=off. */
   rateLimiter: RateCounter | null;
+  /** Set by the server process once its scheduler runs; tests deliver by calling the action themselves. */
+  scheduler?: ScheduleWaker;
 }

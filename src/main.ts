@@ -15,6 +15,7 @@ import { createEventSystem } from "./events/setup.js";
 import { PresenceService } from "./actions/presence.js";
 import { Metrics } from "./http/metrics.js";
 import { startUnclaimedAttachmentCleanup } from "./uploads/cleanup.js";
+import { MessageScheduler } from "./scheduler/message-scheduler.js";
 import { MemoryRateCounter, createRateCounter } from "./lib/rate-limiter.js";
 import { errorFields, logLine, setLogLevel } from "./lib/log.js";
 import { realmUrl } from "./lib/realm-url.js";
@@ -109,7 +110,11 @@ async function main(): Promise<void> {
   let busState: unknown = null;
   const restored = deps.queues.load(queueFile, (state) => (busState = state));
   if (restored > 0) await (deps.events.restore ? deps.events.restore(busState) : deps.events.whenSubscribed?.());
+  // Scheduled messages and reminders: sent as they fall due, overdue ones at once.
+  const scheduler = new MessageScheduler(deps, { onError: (err) => logLine("error", "scheduled message delivery failed", { err: errorFields(err) }) });
+  deps.scheduler = scheduler;
   const app = await buildApp(deps, { metrics });
+  scheduler.start();
   const gc = setInterval(() => deps.queues.collectIdle(deps.clock.now()), QUEUE_GC_INTERVAL_MS);
   gc.unref();
   const presenceFlush = setInterval(() => void deps.presence.flush().catch((err) => app.log.error({ err }, "presence flush")), PRESENCE_FLUSH_INTERVAL_MS);
@@ -129,6 +134,7 @@ async function main(): Promise<void> {
     clearInterval(gc);
     clearInterval(presenceFlush);
     stopAttachmentCleanup();
+    await scheduler.stop();
     await deps.presence.flush().catch((err) => logLine("error", "presence flush at shutdown failed", { err: errorFields(err) }));
     // Parked long-polls are answered (empty) so app.close() can drain; clients poll again later.
     deps.queues.releaseWaiters();

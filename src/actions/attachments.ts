@@ -81,6 +81,19 @@ export async function doDeleteAttachment(deps: AppDeps, user: UserRow, attachmen
   await deleteFiles(uploadStorage(deps.config), files);
 }
 
+/** Of the uploads a message names, those its sender may link: their own, or ones they can read. */
+export async function claimableAttachments(tx: Tx, realm: RealmRow, senderId: number, pathIds: readonly string[]): Promise<AttachmentRow[]> {
+  const candidates = await getAttachmentsByPathIds(tx, realm.id, pathIds);
+  if (candidates.length === 0) return [];
+  const sender = await getUserById(tx, realm.id, senderId);
+  if (!sender) return [];
+  const claimable: AttachmentRow[] = [];
+  for (const attachment of candidates) {
+    if (attachment.owner_id === senderId || (await canReadAttachment(tx, sender, attachment))) claimable.push(attachment);
+  }
+  return claimable;
+}
+
 /**
  * Records that a just-inserted message links these uploads (the renderer's `attachmentPathIds`),
  * so readers of the message may read the files. Only uploads the sender may read themselves are
@@ -96,14 +109,8 @@ export async function claimAttachments(
   messageId: number,
   pathIds: readonly string[],
 ): Promise<number[]> {
-  const candidates = await getAttachmentsByPathIds(tx, realm.id, pathIds);
-  if (candidates.length === 0) return [];
-  const sender = await getUserById(tx, realm.id, senderId);
-  if (!sender) return [];
-  const claimed: AttachmentRow[] = [];
-  for (const attachment of candidates) {
-    if (attachment.owner_id === senderId || (await canReadAttachment(tx, sender, attachment))) claimed.push(attachment);
-  }
+  const claimed = await claimableAttachments(tx, realm, senderId, pathIds);
+  if (claimed.length === 0) return [];
   await linkAttachments(tx, claimed.map((a) => a.id), messageId);
   const views = await presentWithMessages(tx, claimed);
   const spaceUsed = claimed.length > 0 ? await getRealmUploadSpaceUsed(tx, realm.id) : 0;

@@ -60,16 +60,16 @@ export function normalizeContent(raw: string): string {
   return truncateContent(content);
 }
 
-/** Zulip's truncate_content: past MAX_MESSAGE_LENGTH characters, the end gives way to a marker. */
-export function truncateContent(content: string): string {
-  if (content.length <= MAX_MESSAGE_LENGTH) return content;
+/** Zulip's truncate_content: past `maxLength` characters, the end gives way to a marker. */
+export function truncateContent(content: string, maxLength = MAX_MESSAGE_LENGTH): string {
+  if (content.length <= maxLength) return content;
   // Counted in code points as Python does, walking only as far as the limit (not the whole text).
   const marker = "\n[message truncated]";
-  const keep = MAX_MESSAGE_LENGTH - marker.length;
+  const keep = maxLength - marker.length;
   let cut = 0;
   for (let at = 0, count = 0; at < content.length; count++) {
     if (count === keep) cut = at;
-    if (count === MAX_MESSAGE_LENGTH) return content.slice(0, cut) + marker;
+    if (count === maxLength) return content.slice(0, cut) + marker;
     at += (content.codePointAt(at) as number) > 0xffff ? 2 : 1;
   }
   return content;
@@ -152,15 +152,29 @@ export async function wildcardFlags(
   return { bit: FLAG_BITS.topic_wildcard_mentioned, userIds: participants };
 }
 
-export async function checkSendMessage(deps: AppDeps, realm: RealmRow, sender: UserRow, input: SendMessageInput): Promise<{ id: number }> {
+/**
+ * Where a message of `type` to `to` (and `topic`) goes, once every check of sending has passed:
+ * the recipients exist, and the sender may post there (channel permissions, topic policy) or
+ * message them. Scheduled messages go through it when scheduled and again when delivered.
+ */
+export async function checkDelivery(
+  tx: Tx,
+  realm: RealmRow,
+  sender: UserRow,
+  input: Pick<SendMessageInput, "type" | "to" | "topic">,
+  membership: Membership,
+): Promise<Delivery> {
   const kind = checkMessageParams(input.type);
+  const full = { ...input, content: "", client: "" };
+  return kind === "channel" ? channelDelivery(tx, realm, sender, full, membership) : directDelivery(tx, realm, sender, full, membership);
+}
+
+export async function checkSendMessage(deps: AppDeps, realm: RealmRow, sender: UserRow, input: SendMessageInput): Promise<{ id: number }> {
+  checkMessageParams(input.type);
   const content = normalizeContent(input.content);
   return transaction(deps.store, async (tx) => {
     const membership = await Membership.load(tx, sender);
-    const delivery =
-      kind === "channel"
-        ? await channelDelivery(tx, realm, sender, input, membership)
-        : await directDelivery(tx, realm, sender, input, membership);
+    const delivery = await checkDelivery(tx, realm, sender, input, membership);
     const id = await doSendMessage(deps, tx, realm, sender, membership, delivery, content, {
       client: input.client,
       readBySender: input.readBySender,
@@ -189,6 +203,41 @@ export async function mentionedUserIds(tx: Tx, rendered: Pick<RenderResult, "men
   return mentioned;
 }
 
+/** A message rendered for its recipients, with the checks that need the rendering passed. */
+export interface RenderedMessage {
+  rendered: RenderResult;
+  alertWords: Map<number, string[]>;
+  wildcard: { bit: number; userIds: number[] };
+}
+
+/**
+ * Renders a message for its delivery (the recipients' alert words highlighted) and checks what
+ * only the rendering reveals: wildcard mentions the sender may not use. Throws before any write.
+ */
+export async function renderForDelivery(
+  deps: AppDeps,
+  tx: Tx,
+  realm: RealmRow,
+  sender: UserRow,
+  membership: Membership,
+  delivery: Delivery,
+  content: string,
+  opts: Pick<SendOptions, "renderAsUserId">,
+): Promise<RenderedMessage> {
+  const alertWords = await getAlertWordsForUsers(tx, delivery.userIds.filter((id) => id !== sender.id));
+  const rendered = await renderContent({
+    tx,
+    realm,
+    config: deps.config,
+    senderId: opts.renderAsUserId ?? sender.id,
+    content,
+    alertWords: [...new Set([...alertWords.values()].flat())],
+    translateEmoticons: Boolean(settingOf(sender.settings, "translate_emoticons")),
+  });
+  const wildcard = await wildcardFlags(tx, delivery, rendered.wildcard, membership, realm);
+  return { rendered, alertWords, wildcard };
+}
+
 /**
  * Writes an already-validated message: renders it once, inserts the message and one
  * user_messages row per recipient with their flags, and publishes `message` events after commit.
@@ -203,17 +252,7 @@ export async function doSendMessage(
   content: string,
   opts: SendOptions,
 ): Promise<number> {
-  const alertWords = await getAlertWordsForUsers(tx, delivery.userIds.filter((id) => id !== sender.id));
-  const rendered = await renderContent({
-    tx,
-    realm,
-    config: deps.config,
-    senderId: opts.renderAsUserId ?? sender.id,
-    content,
-    alertWords: [...new Set([...alertWords.values()].flat())],
-    translateEmoticons: Boolean(settingOf(sender.settings, "translate_emoticons")),
-  });
-  const wildcard = await wildcardFlags(tx, delivery, rendered.wildcard, membership, realm);
+  const { rendered, alertWords, wildcard } = await renderForDelivery(deps, tx, realm, sender, membership, delivery, content, opts);
   const message: Omit<MessageRow, "id"> = {
     realm_id: realm.id,
     sender_id: sender.id,

@@ -28,6 +28,7 @@ import { realmEndpoints } from "./realm.js";
 import { realmEmojiEndpoints } from "./realm-emoji.js";
 import { serverEndpoints } from "./server.js";
 import { savedSnippetEndpoints } from "./saved-snippets.js";
+import { scheduledMessageEndpoints } from "./scheduled-messages.js";
 import { settingsEndpoints } from "./settings.js";
 import { submessageEndpoints } from "./submessages.js";
 import { subscriptionEndpoints } from "./subscriptions.js";
@@ -71,6 +72,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...realmEmojiEndpoints,
   ...draftEndpoints,
   ...savedSnippetEndpoints,
+  ...scheduledMessageEndpoints,
   ...alertWordEndpoints,
   ...realmEndpoints,
 ];

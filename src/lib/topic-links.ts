@@ -20,6 +20,9 @@ const ESCAPES: Record<string, string> = {
 
 const escapeText = (text: string) => text.replace(/[`>*&[\]]|\$\$/g, (m) => ESCAPES[m]);
 
+/** The text of a Markdown link to a topic: `#channel > topic`, escaped. */
+const linkText = (channelName: string, topic: string) => `#${escapeText(channelName)} > ${escapeText(topic === "" ? EMPTY_TOPIC_DISPLAY_NAME : topic)}`;
+
 /** The narrow fragment of a topic, e.g. `#narrow/channel/9-Verona/topic/lunch`. */
 export function topicNarrow(channelId: number, channelName: string, topic: string): string {
   return `#narrow/channel/${channelSlug(channelId, channelName)}/topic/${hashEncode(topic)}`;
@@ -29,11 +32,24 @@ export function topicLinkSyntax(channelId: number, channelName: string, topic: s
   if (topic !== "" && !BREAKS_SHORT_FORM.test(topic) && !BREAKS_SHORT_FORM.test(channelName)) {
     return `#**${channelName}>${topic}**`;
   }
-  const text = `#${escapeText(channelName)} > ${escapeText(topic === "" ? EMPTY_TOPIC_DISPLAY_NAME : topic)}`;
-  return `[${text}](${topicNarrow(channelId, channelName, topic)})`;
+  return `[${linkText(channelName, topic)}](${topicNarrow(channelId, channelName, topic)})`;
 }
 
 /** Absolute link to one message in its topic. */
 export function messageUrl(realmUrl: string, channelId: number, channelName: string, topic: string, messageId: number): string {
   return `${realmUrl}/${topicNarrow(channelId, channelName, topic)}/near/${messageId}`;
+}
+
+/**
+ * A Markdown link to a topic that opens at one of its messages: `[#channel > topic](#narrow/…/with/ID)`,
+ * as Zulip's reminders name the message they are about.
+ */
+export function topicWithMessageLink(channelId: number, channelName: string, topic: string, messageId: number): string {
+  return `[${linkText(channelName, topic)}](${topicNarrow(channelId, channelName, topic)}/with/${messageId})`;
+}
+
+/** Absolute link to one direct message: its conversation (every participant's id, ascending) near it. */
+export function directMessageUrl(realmUrl: string, participantIds: readonly number[], messageId: number): string {
+  const ids = [...new Set(participantIds)].sort((a, b) => a - b);
+  return `${realmUrl}/#narrow/dm/${ids.join(",")}/near/${messageId}`;
 }

@@ -61,6 +61,7 @@ export async function linkAttachments(tx: Tx, attachmentIds: readonly number[], 
 export async function deleteAttachments(tx: Tx, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   await tx.db.deleteFrom("attachment_messages").where("attachment_id", "in", ids).execute();
+  await tx.db.deleteFrom("scheduled_message_attachments").where("attachment_id", "in", ids).execute();
   await tx.db.deleteFrom("attachments").where("id", "in", ids).execute();
 }
 
@@ -85,7 +86,11 @@ export async function getRealmUploadSpaceUsed(tx: Tx, realmId: number): Promise<
   return Number(row.total);
 }
 
-/** Attachments no message links, uploaded before `cutoff` (UTC seconds), across all realms. */
+/**
+ * Attachments no message links, uploaded before `cutoff` (UTC seconds), across all realms. An upload
+ * a pending scheduled message links counts as linked (Zulip claims attachments for scheduled
+ * messages too), or it could be gone by the time the message is sent.
+ */
 export async function listUnclaimedAttachments(tx: Tx, cutoff: number, limit: number): Promise<AttachmentRow[]> {
   return tx.db
     .selectFrom("attachments")
@@ -93,6 +98,15 @@ export async function listUnclaimedAttachments(tx: Tx, cutoff: number, limit: nu
     .where("create_time", "<", cutoff)
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom("attachment_messages").select("attachment_id").whereRef("attachment_messages.attachment_id", "=", "attachments.id"))),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("scheduled_message_attachments")
+            .select("attachment_id")
+            .whereRef("scheduled_message_attachments.attachment_id", "=", "attachments.id"),
+        ),
+      ),
     )
     .orderBy("id")
     .limit(limit)

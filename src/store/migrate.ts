@@ -15,6 +15,7 @@ import { clientEndpoints } from "./migrations/0010_client_endpoints.js";
 import { zulipExtraEmoji } from "./migrations/0011_zulip_extra_emoji.js";
 import { oneToOneDmGroups } from "./migrations/0012_one_to_one_dm_groups.js";
 import { channelTraffic } from "./migrations/0013_channel_traffic.js";
+import { scheduledMessages } from "./migrations/0014_scheduled_messages.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0011_zulip_extra_emoji": zulipExtraEmoji,
   "0012_one_to_one_dm_groups": oneToOneDmGroups,
   "0013_channel_traffic": channelTraffic,
+  "0014_scheduled_messages": scheduledMessages,
 };
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */

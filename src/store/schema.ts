@@ -344,6 +344,30 @@ export interface DB {
   saved_snippets: { id: Id; user_id: number; title: string; content: string; date_created: number };
   bot_storage: { id: Id; bot_id: number; key_hash: string; key: string; value: string; size: number };
   channel_email_addresses: { id: Id; channel_id: number; creator_id: number; sender_id: number | null; email_token: string; date_created: number };
+  /** Messages the server sends later: scheduled messages and reminders (migration 0012). */
+  scheduled_messages: {
+    id: Id;
+    realm_id: number;
+    sender_id: number;
+    /** 1: a scheduled message (Zulip's SEND_LATER); 2: a reminder (REMIND). */
+    delivery_type: number;
+    recipient_type: string;
+    channel_id: number | null;
+    to_user_ids: Generated<string>;
+    topic: Generated<string>;
+    content: string;
+    rendered_content: string;
+    sending_client: string;
+    scheduled_timestamp: number;
+    read_by_sender: Generated<boolean>;
+    delivered: Generated<boolean>;
+    failed: Generated<boolean>;
+    failure_message: string | null;
+    delivered_message_id: number | null;
+    reminder_target_message_id: number | null;
+    reminder_note: string | null;
+  };
+  scheduled_message_attachments: { scheduled_message_id: number; attachment_id: number };
   /** Bumped by triggers on every change of a users or realms row (migration 0006, auth-rows.ts). */
   row_versions: { table_name: string; row_id: number; version: number };
   deployment: { id: string };
@@ -364,4 +388,5 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "has_attachment", "has_image", "has_link", "is_me_message",
   "display_in_profile_summary", "required", "editable_by_user", "is_animated",
   "is_multiuse", "include_realm_default_subscriptions", "notify_referrer_on_join",
+  "read_by_sender", "delivered", "failed",
 ]);

@@ -24,7 +24,9 @@ const NEWER_KEYS: Record<string, string[]> = {
     "max_bulk_new_subscription_messages", // subscribe's bulk notification limit (Zulip 11.x)
     "server_report_message_types", // message reports (Zulip 11.x), read by the mobile app
     "realm_can_set_delete_message_policy_group", // FL 407
+    "max_reminder_note_length", // reminder notes (FL 415)
   ],
+  reminders: ["reminders"], // message reminders (FL 399)
   channel_folder: ["channel_folders"], // FL 389
   navigation_view: ["navigation_views"], // navigation views (Zulip 11.x)
   device: ["devices"], // client devices (FL 468)

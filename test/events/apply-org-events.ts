@@ -1,7 +1,7 @@
 /**
  * Client-side application of organization and personal events (OpenAPI GET /events): realm,
  * realm_user, realm_bot, user_group, settings, statuses, topics, profile fields, linkifiers, emoji,
- * drafts, alert words and presence, to the register sections they keep current.
+ * drafts, scheduled messages, reminders, alert words and presence, to the register sections they keep current.
  */
 import { SUBSCRIPTION_LISTS, changeSubscribers, inconsistent, type Event, type Handler, type State } from "./event-state.js";
 
@@ -166,6 +166,22 @@ function onDrafts(state: State, e: Event): void {
   else inconsistent(e, "unknown drafts op");
 }
 
+/**
+ * scheduled_messages and reminders events (FL 179, 399), applied as Zulip's apply_event does: the
+ * list stays ordered by delivery time (then id, as the server lists them); a delivered or deleted
+ * one leaves it.
+ */
+function scheduledList(stateKey: string, idKey: string, addKey: string, removeKey: string): Handler {
+  return (state, e) => {
+    let list = state[stateKey] as State[];
+    if (e.op === "add") list = [...list, ...structuredClone(e[addKey] as State[])];
+    else if (e.op === "update") list = list.map((m) => (m[idKey] === e.scheduled_message[idKey] ? structuredClone(e.scheduled_message) : m));
+    else if (e.op === "remove") list = list.filter((m) => m[idKey] !== e[removeKey]);
+    else inconsistent(e, `unknown ${stateKey} op`);
+    state[stateKey] = list.sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a[idKey] - b[idKey]);
+  };
+}
+
 /** Whole-list events: the event carries the new value of one register key. */
 const replace = (stateKey: string, eventKey: string): Handler => (state, e) => {
   state[stateKey] = structuredClone(e[eventKey]);
@@ -179,6 +195,8 @@ export const ORG_HANDLERS: Record<string, Handler> = {
   user_status: onUserStatus,
   user_topic: onUserTopic,
   drafts: onDrafts,
+  scheduled_messages: scheduledList("scheduled_messages", "scheduled_message_id", "scheduled_messages", "scheduled_message_id"),
+  reminders: scheduledList("reminders", "reminder_id", "reminders", "reminder_id"),
   custom_profile_fields: (state, e) => {
     state.custom_profile_fields = structuredClone(e.fields);
     // Values of a deleted field leave every user's profile_data.

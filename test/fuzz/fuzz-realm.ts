@@ -94,6 +94,11 @@ export async function createFuzzRealm(app: FastifyInstance, deps: AppDeps, subdo
   const group = (await call("hamlet", "POST", "/user_groups/create", { name: "fuzzers", description: "", members: [u("hamlet"), u("othello")] })).group_id as number;
   const drafts = (await call("hamlet", "POST", "/drafts", { drafts: [{ type: "stream", to: [verona], topic: "d", content: "draft", timestamp: 1_700_000_000 }] })).ids as number[];
   const snippet = (await call("hamlet", "POST", "/saved_snippets", { title: "fuzz", content: "snippet" })).saved_snippet_id as number;
+  // Times to schedule for: an hour and a day after the test clock's now.
+  const times = [deps.clock.now() + 3600, deps.clock.now() + 86_400];
+  const scheduled = (await call("hamlet", "POST", "/scheduled_messages", { type: "stream", to: verona, topic: "later", content: "later", scheduled_delivery_timestamp: times[0] }))
+    .scheduled_message_id as number;
+  const reminder = (await call("hamlet", "POST", "/reminders", { message_id: messages[0], scheduled_delivery_timestamp: times[1], note: "fuzz" })).reminder_id as number;
   const device = (await call("hamlet", "POST", "/register_client_device")).device_id as number;
   const linkifier = (await call("iago", "POST", "/realm/filters", { pattern: "#(?P<id>[0-9]+)", url_template: "https://example.com/{id}" })).id as number;
   const field = (await call("iago", "POST", "/realm/profile_fields", { field_type: 1, name: "Phone" })).id as number;
@@ -114,6 +119,8 @@ export async function createFuzzRealm(app: FastifyInstance, deps: AppDeps, subdo
     group: [group, ...groups.filter((g) => g !== group)],
     draft: drafts,
     snippet: [snippet],
+    scheduled: [scheduled, reminder],
+    time: times,
     device: [device],
     linkifier: [linkifier],
     field: [field],

@@ -26,6 +26,8 @@ export type IdKind =
   | "group"
   | "draft"
   | "snippet"
+  | "scheduled"
+  | "time"
   | "device"
   | "linkifier"
   | "field"
@@ -36,6 +38,8 @@ export type IdKind =
 
 /** Which pool an integer named like this most likely draws from (first match wins). */
 const ID_HINTS: Array<[RegExp, IdKind]> = [
+  [/timestamp/, "time"],
+  [/scheduled_message|reminder/, "scheduled"],
   [/message|msg|anchor/, "message"],
   [/group/, "group"],
   [/folder/, "folder"],

@@ -3,11 +3,15 @@
  * store, driven over loopback HTTP. For the crash and backup tests and the soak script.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { OPENAPI_PATH } from "./contract/document.js";
 import { claimReportedViolations, CONTRACT_HEADER } from "./contract/hook.js";
+import { openStore, type Store } from "../../src/store/db.js";
+import { openTestStore, type StoreKind } from "./stores.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const NODE_ARGS = ["--import", "tsx"];
@@ -131,4 +135,40 @@ export class ApiClient {
     claimReportedViolations(res.headers.get(CONTRACT_HEADER));
     return { status: res.status, body };
   }
+}
+
+export interface Account {
+  user_id: number;
+  email: string;
+  api_key: string;
+}
+
+/** A store shared by server processes and the test, with the realm "Crash" its owner made by `manage`. */
+export interface ProcessStore {
+  /** The environment that points `main.ts` and `manage` at it. */
+  env: Record<string, string>;
+  /** The test's own handle on it. */
+  store: Store;
+  owner: Account;
+  close(): Promise<void>;
+}
+
+/** A fresh PostgreSQL database, or a SQLite file in a new directory named after `prefix`. */
+export async function openProcessStore(kind: StoreKind, prefix: string): Promise<ProcessStore> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const pg = kind === "postgres" ? await openTestStore("postgres") : null;
+  const databaseUrl = pg ? pg.url : `sqlite:${join(dir, "parley.sqlite3")}`;
+  const env = { DATABASE_URL: databaseUrl, PARLEY_VAR_DIR: join(dir, "var"), UPLOADS_DIR: join(dir, "uploads"), EXTERNAL_HOST: "parley.test" };
+  const owner = await manageJson<Account>(env, ["create-realm", "--subdomain", "", "--name", "Crash", "--owner-email", "owner@crash.test", "--owner-name", "Owner", "--owner-password", "pw-owner-1"]);
+  const store = pg ? pg.store : openStore(databaseUrl);
+  return {
+    env,
+    store,
+    owner,
+    async close() {
+      if (pg) await pg.cleanup();
+      else await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -9,26 +9,29 @@
  * On SQLite always, on PostgreSQL when TEST_DATABASE_URL is set (a fresh database).
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { openStore, type Store } from "../../src/store/db.js";
+import type { Store } from "../../src/store/db.js";
 import { checkIntegrity } from "../../src/store/integrity.js";
-import { ApiClient, freePort, manageJson, startServer, type ApiReply, type ServerProcess } from "../helpers/server-process.js";
-import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.js";
+import {
+  ApiClient,
+  freePort,
+  manageJson,
+  openProcessStore,
+  startServer,
+  type Account,
+  type ApiReply,
+  type ProcessStore,
+  type ServerProcess,
+} from "../helpers/server-process.js";
+import { STORE_KINDS } from "../helpers/stores.js";
 
 const LOOPS = 20;
 const SENDS_PER_LOOP = 100;
 /** The kill comes once this many sends have been acknowledged, with about LOOPS more in flight. */
 const KILL_AFTER_ACKS = 120;
-
-interface Account {
-  user_id: number;
-  email: string;
-  api_key: string;
-}
 
 /** A POST whose body arrives in two parts: in flight from the first write until `finish()`. */
 function slowPost(port: number, account: Account, path: string, params: Record<string, string>) {
@@ -66,9 +69,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 for (const kind of STORE_KINDS) {
   describe(`crash safety on a real process [${kind}]`, () => {
-    let dir: string;
+    let shared: ProcessStore;
     let env: Record<string, string>;
-    let pg: TestStore | null = null;
     let store: Store;
     let port: number;
     let server: ServerProcess | null = null;
@@ -76,12 +78,8 @@ for (const kind of STORE_KINDS) {
     let member: Account;
 
     before(async () => {
-      dir = mkdtempSync(join(tmpdir(), "parley-crash-"));
-      pg = kind === "postgres" ? await openTestStore("postgres") : null;
-      const databaseUrl = pg ? pg.url : `sqlite:${join(dir, "parley.sqlite3")}`;
-      env = { DATABASE_URL: databaseUrl, PARLEY_VAR_DIR: join(dir, "var"), UPLOADS_DIR: join(dir, "uploads"), EXTERNAL_HOST: "parley.test" };
-      owner = await manageJson<Account>(env, ["create-realm", "--subdomain", "", "--name", "Crash", "--owner-email", "owner@crash.test", "--owner-name", "Owner", "--owner-password", "pw-owner-1"]);
-      store = pg ? pg.store : openStore(databaseUrl);
+      shared = await openProcessStore(kind, "parley-crash-");
+      ({ env, store, owner } = shared);
       port = await freePort();
       // The realm must exist before the first start (or the server creates one); the rest overlaps.
       [member, server] = await Promise.all([
@@ -92,9 +90,7 @@ for (const kind of STORE_KINDS) {
 
     after(async () => {
       await server?.stop("SIGKILL");
-      if (pg) await pg.cleanup();
-      else await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      await shared.close();
     });
 
     it("keeps every acknowledged message exactly once through a SIGKILL under concurrent sends", async (t) => {

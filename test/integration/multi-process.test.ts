@@ -1,7 +1,8 @@
 /**
  * Two real Parley processes on one PostgreSQL database with Redis fanning events out: a message
  * sent through one process reaches a long-poll held by the other (issue 5, DEVELOPERS.md "the
- * machine"). Skips visibly unless TEST_DATABASE_URL and REDIS_URL are set (CI sets both).
+ * machine"), and both deliver scheduled messages without sending any twice (issue 17). Skips
+ * visibly unless TEST_DATABASE_URL and REDIS_URL are set (CI sets both).
  */
 import assert from "node:assert/strict";
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
@@ -93,5 +94,38 @@ describe("two processes on PostgreSQL + Redis", { skip: !urls.postgres || !urls.
     const queue = await call(ports[0], bob, "bob@multi.test", "POST", "/register", {});
     const wrong = await call(ports[1], bob, "bob@multi.test", "GET", "/events", { queue_id: queue.queue_id, dont_block: "true" });
     assert.equal(wrong.code, "BAD_EVENT_QUEUE_ID");
+  });
+
+  it("sends each scheduled message exactly once while both processes deliver (issue 17)", async () => {
+    const channel = await call(ports[0], alice, "alice@multi.test", "POST", "/channels/create", {
+      name: "scheduled",
+      subscribers: JSON.stringify([alice.user_id, bob.user_id]),
+    });
+    assert.equal(channel.result, "success", JSON.stringify(channel));
+    // One due time for all, a few seconds ahead (still future when the requests arrive); made
+    // through both processes, so both wake for it and compete for every row.
+    const due = Math.floor(Date.now() / 1000) + 4;
+    const contents = Array.from({ length: 24 }, (_, i) => `scheduled ${i}`);
+    for (const [i, content] of contents.entries()) {
+      const res = await call(ports[i % 2], alice, "alice@multi.test", "POST", "/scheduled_messages", {
+        type: "stream",
+        to: String(channel.id),
+        topic: "race",
+        content,
+        scheduled_delivery_timestamp: String(due),
+      });
+      assert.equal(res.result, "success", JSON.stringify(res));
+    }
+    const deadline = Date.now() + 30_000;
+    while ((await call(ports[1], alice, "alice@multi.test", "GET", "/scheduled_messages")).scheduled_messages.length > 0) {
+      assert.ok(Date.now() < deadline, "every scheduled message is delivered");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const narrow = JSON.stringify([{ operator: "channel", operand: channel.id }]);
+    const got = await call(ports[0], bob, "bob@multi.test", "GET", "/messages", { anchor: "newest", num_before: "100", num_after: "0", narrow, apply_markdown: "false" });
+    assert.equal(got.result, "success", JSON.stringify(got));
+    const sent = (got.messages as Array<{ content: string; timestamp: number }>).filter((m) => m.content.startsWith("scheduled "));
+    assert.deepEqual(sent.map((m) => m.content).sort(), [...contents].sort(), "each once, none twice");
+    assert.ok(sent.every((m) => m.timestamp >= due));
   });
 });

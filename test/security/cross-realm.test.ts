@@ -5,7 +5,6 @@
  *   gets exactly the answer the same request gets for an id nothing has;
  * - realm A's listings and event queue never mention anything of realm B;
  * - realm B, seen through its own API, is unchanged after all of it.
- * Scheduled messages and reminders have no endpoints in Parley, so they have no probes.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -38,6 +37,8 @@ const LISTINGS: ApiRequest[] = [
   { method: "GET", path: "/realm/presence" },
   { method: "GET", path: "/attachments" },
   { method: "GET", path: "/drafts" },
+  { method: "GET", path: "/scheduled_messages" },
+  { method: "GET", path: "/reminders" },
   { method: "GET", path: "/bots" },
   { method: "GET", path: "/messages", params: { anchor: "newest", num_before: 1000, num_after: 0, narrow: [{ operator: "channels", operand: "public" }] } },
   { method: "POST", path: "/register", params: {} },
@@ -61,6 +62,8 @@ async function snapshotB(b: RealmHandle, objects: RealmB): Promise<string> {
     ["hamlet", { method: "GET", path: "/users/me/subscriptions", params: { include_subscribers: true } }],
     ["hamlet", { method: "GET", path: "/attachments" }],
     ["hamlet", { method: "GET", path: "/drafts" }],
+    ["hamlet", { method: "GET", path: "/scheduled_messages" }],
+    ["othello", { method: "GET", path: "/reminders" }],
     ["hamlet", { method: "GET", path: `/users/${objects.userId}/status` }],
     ["hamlet", { method: "GET", path: "/events", params: { queue_id: objects.queueId, dont_block: true } }],
   ];

@@ -1,9 +1,10 @@
 /**
  * Cross-realm probes for the organization's objects and a user's own things: uploads and
  * attachments, channel folders, linkifiers, invitations, custom profile fields, custom emoji,
- * drafts, event queues, push devices, saved snippets and client devices. Same rule as isolation-probes.ts.
+ * drafts, event queues, push devices, saved snippets, client devices, scheduled messages and reminders.
+ * Same rule as isolation-probes.ts.
  */
-import { del, get, MISSING, patch, post, probes, type Target } from "./isolation-seed.js";
+import { del, get, LATER, MISSING, patch, post, probes, type Target } from "./isolation-seed.js";
 
 export const ORGANIZATION_TARGETS: Target[] = [
   {
@@ -114,6 +115,22 @@ export const ORGANIZATION_TARGETS: Target[] = [
     value: (b) => b.savedSnippetId,
     missing: MISSING,
     probes: probes((id) => patch(`/saved_snippets/${id}`, { title: "taken over" }), (id) => del(`/saved_snippets/${id}`)),
+  },
+  {
+    kind: "scheduled message",
+    value: (b) => b.scheduledMessageId,
+    missing: MISSING,
+    probes: probes(
+      (id) => patch(`/scheduled_messages/${id}`, { content: "taken over" }),
+      (id) => patch(`/scheduled_messages/${id}`, { scheduled_delivery_timestamp: LATER }),
+      (id) => del(`/scheduled_messages/${id}`),
+    ),
+  },
+  {
+    kind: "reminder",
+    value: (b) => b.reminderId,
+    missing: MISSING,
+    probes: probes((id) => del(`/reminders/${id}`)),
   },
   {
     kind: "client device",

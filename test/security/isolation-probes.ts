@@ -5,7 +5,7 @@
  * realm A as objects that do not exist.
  */
 import { unique } from "./objects.js";
-import { del, get, MISSING, patch, post, probes, type Target } from "./isolation-seed.js";
+import { del, get, LATER, MISSING, patch, post, probes, type Target } from "./isolation-seed.js";
 
 export const CONVERSATION_TARGETS: Target[] = [
   {
@@ -23,6 +23,7 @@ export const CONVERSATION_TARGETS: Target[] = [
         (id, a) => get(`/users/${id}/subscriptions/${a.channel.id}`),
         (id, a) => get(`/user_groups/${a.groupId}/members/${id}`),
         (id) => post("/messages", { type: "direct", to: [id], content: "hello" }),
+        (id) => post("/scheduled_messages", { type: "direct", to: [id], content: "later", scheduled_delivery_timestamp: LATER }),
         (id) => post("/typing", { op: "start", to: [id] }),
         (id) => post("/user_groups/create", { name: unique("probe group "), description: "", members: [id] }),
         (id, a) => post(`/user_groups/${a.groupId}/members`, { add: [id] }),
@@ -68,6 +69,7 @@ export const CONVERSATION_TARGETS: Target[] = [
         (id) => del(`/messages/${id}/reactions`, { emoji_name: "octopus" }),
         (id) => post("/messages/flags", { messages: [id], op: "add", flag: "starred" }),
         (id) => get(`/messages/${id}/read_receipts`),
+        (id) => post("/reminders", { message_id: id, scheduled_delivery_timestamp: LATER }),
       ),
       { listing: true, request: (id) => get("/messages", { message_ids: [id] }) },
       { listing: true, request: (id) => get("/messages/matches_narrow", { msg_ids: [id], narrow: [] }) },
@@ -78,7 +80,12 @@ export const CONVERSATION_TARGETS: Target[] = [
     kind: "direct message",
     value: (b) => b.directMessageId,
     missing: MISSING,
-    probes: probes((id) => get(`/messages/${id}`), (id) => patch(`/messages/${id}`, { content: "rewritten" }), (id) => del(`/messages/${id}`)),
+    probes: probes(
+      (id) => get(`/messages/${id}`),
+      (id) => patch(`/messages/${id}`, { content: "rewritten" }),
+      (id) => del(`/messages/${id}`),
+      (id) => post("/reminders", { message_id: id, scheduled_delivery_timestamp: LATER }),
+    ),
   },
   ...["channel", "private channel"].map(
     (kind): Target => ({
@@ -102,6 +109,7 @@ export const CONVERSATION_TARGETS: Target[] = [
         (id) => del("/default_streams", { stream_id: id }),
         (id) => post("/typing", { type: "stream", op: "start", stream_id: id, topic: "probe" }),
         (id) => post("/messages", { type: "stream", to: id, topic: "probe", content: "hello" }),
+        (id) => post("/scheduled_messages", { type: "stream", to: id, topic: "probe", content: "later", scheduled_delivery_timestamp: LATER }),
         (id, a) => patch(`/messages/${a.messageId}`, { stream_id: id }),
         (id) => post("/drafts", { drafts: [{ type: "stream", to: [id], topic: "probe", content: "draft" }] }),
         (id) => post("/invites", { invitee_emails: `${unique("probe")}@example.com`, stream_ids: [id] }),

@@ -32,6 +32,8 @@ export interface RealmB {
   pushDeviceId: number;
   savedSnippetId: number;
   clientDeviceId: number;
+  scheduledMessageId: number;
+  reminderId: number;
 }
 
 /** Realm A's own objects that probes combine with B's ids. */
@@ -79,6 +81,8 @@ export async function seedRealmB(o: Objects): Promise<RealmB> {
     pushDeviceId: await o.e2eeDevice(users.hamlet),
     savedSnippetId: await o.savedSnippet("hamlet"),
     clientDeviceId: await o.clientDevice("hamlet"),
+    scheduledMessageId: await o.scheduledMessage("hamlet", channel.id),
+    reminderId: await o.reminder("othello", await o.message("hamlet", channel.name)),
   };
 }
 
@@ -104,4 +108,6 @@ export const del = (path: string, params?: Record<string, unknown>): ApiRequest 
 export const probes = (...requests: Array<(v: Id, a: RealmA) => ApiRequest>): Probe[] => requests.map((request) => ({ request }));
 /** An id no object of the test has. */
 export const MISSING = 987_654_321;
+/** A time to schedule messages and reminders for: after the test clock's now (2023), whatever a test did with it. */
+export const LATER = 2_000_000_000;
 

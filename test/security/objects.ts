@@ -151,6 +151,22 @@ export class Objects {
     return (await this.ok(by, { method: "POST", path: "/drafts", params: { drafts } })).ids[0];
   }
 
+  /** An hour from now on the realm's clock: a time to schedule for. */
+  later(): number {
+    return this.realm.clock.now() + 3600;
+  }
+
+  /** A message `by` scheduled to a channel for an hour from now. */
+  async scheduledMessage(by: Who, channelId: number): Promise<number> {
+    const params = { type: "stream", to: channelId, topic: "later", content: this.name("scheduled "), scheduled_delivery_timestamp: this.later() };
+    return (await this.ok(by, { method: "POST", path: "/scheduled_messages", params })).scheduled_message_id;
+  }
+
+  /** A reminder `by` set about a message for an hour from now. */
+  async reminder(by: Who, messageId: number): Promise<number> {
+    return (await this.ok(by, { method: "POST", path: "/reminders", params: { message_id: messageId, scheduled_delivery_timestamp: this.later() } })).reminder_id;
+  }
+
   /** A saved snippet of `by`. */
   async savedSnippet(by: Who): Promise<number> {
     return (await this.ok(by, { method: "POST", path: "/saved_snippets", params: { title: "snippet", content: this.name("snippet ") } })).saved_snippet_id;

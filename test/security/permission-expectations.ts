@@ -236,6 +236,14 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "POST /saved_snippets": EVERYONE,
   "PATCH /saved_snippets/:saved_snippet_id": EVERYONE, // the caller's own snippet
   "DELETE /saved_snippets/:saved_snippet_id": EVERYONE,
+  // The caller's own scheduled messages and reminders, to the shared channel and message.
+  "GET /scheduled_messages": EVERYONE,
+  "POST /scheduled_messages": EVERYONE,
+  "PATCH /scheduled_messages/:scheduled_message_id": EVERYONE,
+  "DELETE /scheduled_messages/:scheduled_message_id": EVERYONE,
+  "GET /reminders": EVERYONE,
+  "POST /reminders": EVERYONE,
+  "DELETE /reminders/:reminder_id": EVERYONE,
   // Anyone who can read the message; anyone who may post in the channel (FL 448).
   "GET /messages/:message_id/read_receipts": EVERYONE,
   "GET /streams/:stream_id/email_address": EVERYONE,

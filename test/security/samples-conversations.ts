@@ -1,6 +1,6 @@
 /**
  * Permission-matrix requests for conversations: event queues, typing, channels, subscriptions,
- * messages, reactions, topics, uploads and drafts. The shared channel has every fixture user
+ * messages, reactions, topics, uploads, drafts, scheduled messages and reminders. The shared channel has every fixture user
  * subscribed; messages others act on were sent by othello, who is none of the callers.
  */
 import { unique } from "./objects.js";
@@ -98,6 +98,21 @@ export const CONVERSATION_SAMPLES: Record<string, EndpointSample> = {
   "POST /saved_snippets": { build: () => ({ params: { title: "matrix", content: "a snippet" } }) },
   "PATCH /saved_snippets/:saved_snippet_id": { build: async ({ o, caller }) => ({ path: { saved_snippet_id: await o.savedSnippet(caller) }, params: { title: "edited" } }) },
   "DELETE /saved_snippets/:saved_snippet_id": { build: async ({ o, caller }) => ({ path: { saved_snippet_id: await o.savedSnippet(caller) } }) },
+
+  // Scheduled messages and reminders: the caller's own, to the shared channel and message.
+  "GET /scheduled_messages": { build: none },
+  "POST /scheduled_messages": {
+    build: ({ o, shared }) => ({ params: { type: "stream", to: shared.channel.id, topic: "matrix", content: "later", scheduled_delivery_timestamp: o.later() } }),
+  },
+  "PATCH /scheduled_messages/:scheduled_message_id": {
+    build: async ({ o, shared, caller }) => ({ path: { scheduled_message_id: await o.scheduledMessage(caller, shared.channel.id) }, params: { content: "edited" } }),
+  },
+  "DELETE /scheduled_messages/:scheduled_message_id": {
+    build: async ({ o, shared, caller }) => ({ path: { scheduled_message_id: await o.scheduledMessage(caller, shared.channel.id) } }),
+  },
+  "GET /reminders": { build: none },
+  "POST /reminders": { build: ({ o, shared }) => ({ params: { message_id: shared.messageId, scheduled_delivery_timestamp: o.later(), note: "matrix" } }) },
+  "DELETE /reminders/:reminder_id": { build: async ({ o, shared, caller }) => ({ path: { reminder_id: await o.reminder(caller, shared.messageId) } }) },
 
   // The shared message and channel: every caller can read the one and post in the other.
   "GET /messages/:message_id/read_receipts": { build: ({ shared }) => ({ path: { message_id: shared.messageId } }) },

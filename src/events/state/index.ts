@@ -10,6 +10,8 @@ import { getUsersByIds } from "../../store/users.js";
 import { devicesState } from "../../actions/client-devices.js";
 import { presentPresenceLegacy, presentPresenceModern } from "../../actions/presence.js";
 import { savedSnippetsState } from "../../actions/saved-snippets.js";
+import { remindersState } from "../../actions/reminders.js";
+import { scheduledMessagesState } from "../../actions/scheduled-messages.js";
 import { mergeSettings } from "../../lib/user-settings.js";
 import type { RealmRow, UserRow } from "../../store/types.js";
 import { defaultStreamsState, loadVisibleChannels, streamState, subscriptionState, type VisibleChannels } from "./channels.js";
@@ -117,7 +119,9 @@ const SECTIONS: Record<string, Section> = {
   realm_embedded_bots: () => ({ realm_embedded_bots: [] }),
   realm_incoming_webhook_bots: () => ({ realm_incoming_webhook_bots: [] }),
   onboarding_steps: () => ({ onboarding_steps: [], navigation_tour_video_url: null }),
-  scheduled_messages: () => ({ scheduled_messages: [] }),
+  // The user's undelivered scheduled messages (FL 179) and reminders (FL 399), failed ones included.
+  scheduled_messages: (c) => scheduledMessagesState(c.tx, c.user),
+  reminders: (c) => remindersState(c.tx, c.user),
   video_calls: () => ({ has_zoom_token: false }),
   // No GIPHY API key: clients offer no GIF picker.
   giphy: () => ({ giphy_api_key: "" }),

@@ -14,6 +14,7 @@ import { serverEmojiDataUrl } from "../../lib/server-emoji-data.js";
 import { DEFAULT_GIPHY_RATING, GIPHY_RATING_OPTIONS, VIDEO_CHAT_PROVIDERS, defaultExternalAccounts, supportedPermissionSettings } from "./server.js";
 import type { RealmRow } from "../../store/types.js";
 import { MAX_MESSAGE_LENGTH } from "../../actions/send-message.js";
+import { MAX_REMINDER_NOTE_LENGTH } from "../../actions/reminder-content.js";
 import { serverThumbnailFormats } from "../../uploads/thumbnail-formats.js";
 
 /** Realm columns that are group settings (`*_group_id` → realm_*_group, `can_create_groups_id` → realm_can_create_groups). */
@@ -38,6 +39,7 @@ export const SERVER_LIMITS = {
   max_icon_file_size_mib: 5,
   max_logo_file_size_mib: 5,
   max_bulk_new_subscription_messages: 100,
+  max_reminder_note_length: MAX_REMINDER_NOTE_LENGTH,
   server_typing_started_wait_period_milliseconds: 30000,
   server_typing_stopped_wait_period_milliseconds: 12000,
   server_typing_started_expiry_period_milliseconds: 45000,

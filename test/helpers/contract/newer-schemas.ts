@@ -57,6 +57,16 @@ const botDefaults: Record<string, Json> = {
   default_all_public_streams: bool,
 };
 
+/** A reminder (FL 399, API docs get-reminders): a scheduled direct message to oneself about a message. */
+const reminder: Json = {
+  type: "object", additionalProperties: false,
+  required: ["reminder_id", "type", "to", "content", "rendered_content", "scheduled_delivery_timestamp", "failed", "reminder_target_message_id"],
+  properties: {
+    reminder_id: int, type: { enum: ["private"] }, to: intList, content: str, rendered_content: str,
+    scheduled_delivery_timestamp: int, failed: bool, reminder_target_message_id: int,
+  },
+};
+
 /** Keyed by Parley's route (`METHOD /path/:param`). */
 export const NEWER_OPERATIONS: Record<string, NewerOperation> = {
   "POST /channels/create": { source: "FL 417, API docs create-channel", schema: success({ id: int }) },
@@ -112,6 +122,9 @@ export const NEWER_OPERATIONS: Record<string, NewerOperation> = {
   "POST /remove_client_device": { source: "FL 470, zerver/views/devices.py remove_device", schema: success() },
   "POST /submessage": { source: "zerver/views/submessage.py process_submessage (polls and to-do lists; FL 354 content access)", schema: success() },
   "GET /bots/:bot_id/api_key": { source: "FL 463, API docs get-bot-api-key", schema: success({ api_key: str }) },
+  "GET /reminders": { source: "FL 399, API docs get-reminders", schema: success({ reminders: { type: "array", items: reminder } }) },
+  "POST /reminders": { source: "FL 381, API docs create-message-reminder", schema: success({ reminder_id: int }) },
+  "DELETE /reminders/:reminder_id": { source: "FL 399, API docs delete-reminder", schema: success() },
   "POST /users/:user_id/status": { source: "FL 407 (administrators), FL 473 (their bots); API docs update-status-for-user", schema: success() },
 };
 
@@ -134,6 +147,13 @@ export interface NewerEvent {
 
 /** Event types (or ops of documented types) the document (FL 378) does not have. */
 export const NEWER_EVENTS: Record<string, NewerEvent> = {
+  reminders: {
+    source: "FL 399, API docs get-events#reminders-add",
+    ops: {
+      add: event("reminders", "add", { reminders: { type: "array", items: reminder } }),
+      remove: event("reminders", "remove", { reminder_id: int }),
+    },
+  },
   realm_emoji: {
     source: "FL 491, the individual_emoji_changes capability: one emoji added, or one property changed (zulip-flutter events.dart)",
     documentedType: true,
