@@ -11,7 +11,7 @@
  */
 import type { Deviation, Target } from "./apply-deviations.js";
 import type { Json } from "./document.js";
-import { channelFolder } from "./newer-schemas.js";
+import { channelFolder, reminder } from "./newer-schemas.js";
 
 export type { Deviation } from "./apply-deviations.js";
 
@@ -104,6 +104,11 @@ export const NEWER: Deviation[] = [
       },
     },
   },
+  {
+    kind: "newer", level: 399, why: "register's reminders (message reminders)", target: REGISTER,
+    change: { addProperties: { reminders: { type: "array", items: reminder } } },
+  },
+  { kind: "newer", level: 415, why: "register's max_reminder_note_length", target: REGISTER, change: { addProperties: { max_reminder_note_length: int } } },
   ...fields("newer", 431, "web_inbox_show_channel_folders display setting", SETTINGS_OBJECTS, { web_inbox_show_channel_folders: bool }),
   ...fields("newer", 433, "user objects' is_imported_stub", USER_OBJECTS, { is_imported_stub: bool }),
   {

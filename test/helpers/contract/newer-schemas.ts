@@ -58,7 +58,7 @@ const botDefaults: Record<string, Json> = {
 };
 
 /** A reminder (FL 399, API docs get-reminders): a scheduled direct message to oneself about a message. */
-const reminder: Json = {
+export const reminder: Json = {
   type: "object", additionalProperties: false,
   required: ["reminder_id", "type", "to", "content", "rendered_content", "scheduled_delivery_timestamp", "failed", "reminder_target_message_id"],
   properties: {
