@@ -15,7 +15,7 @@ import { registerEndpoints } from "./http/router.js";
 import { registerWebClient } from "./http/web-client.js";
 import { registerSessionRoutes } from "./http/session-routes.js";
 import { registerJoinRoutes } from "./invites/join-routes.js";
-import { registerEmojiImageRoutes } from "./realm-emoji/image-routes.js";
+import { registerEmojiImageRoutes } from "./http/emoji-routes.js";
 import { registerAvatarRoutes } from "./http/avatar-routes.js";
 import { registerUploadRoutes } from "./http/upload-routes.js";
 import { Metrics } from "./http/metrics.js";

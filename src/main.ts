@@ -14,7 +14,7 @@ import { systemClock, type AppDeps } from "./deps.js";
 import { createEventSystem } from "./events/setup.js";
 import { PresenceService } from "./actions/presence.js";
 import { Metrics } from "./http/metrics.js";
-import { startUnclaimedAttachmentCleanup } from "./uploads/cleanup.js";
+import { startUnclaimedAttachmentCleanup } from "./scheduler/attachment-cleanup.js";
 import { MessageScheduler } from "./scheduler/message-scheduler.js";
 import { MemoryRateCounter, createRateCounter } from "./lib/rate-limiter.js";
 import { errorFields, logLine, setLogLevel } from "./lib/log.js";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { deleteUnclaimedAttachments, startUnclaimedAttachmentCleanup } from "../../src/uploads/cleanup.js";
+import { deleteUnclaimedAttachments, startUnclaimedAttachmentCleanup } from "../../src/scheduler/attachment-cleanup.js";
 import { STORE_KINDS } from "../helpers/stores.js";
 import { createUploadRealm, fetchUrl, uploadFile, type UploadRealm } from "../helpers/uploads.js";
 

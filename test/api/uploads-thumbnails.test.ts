@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { deleteUnclaimedAttachments } from "../../src/uploads/cleanup.js";
+import { deleteUnclaimedAttachments } from "../../src/scheduler/attachment-cleanup.js";
 import { formEncode, PASSWORD } from "../helpers/fixtures.js";
 import { basicAuth } from "../helpers/http.js";
 import { animatedGif, bombPng, describeImage, pngImage, rotatedJpeg, tiffImage, truncatedPng, webpImage } from "../helpers/images.js";

@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { fileNotFound } from "../access/attachments.js";
 import { emojiPathId, emojiStillPathId } from "../actions/realm-emoji.js";
 import type { AppDeps } from "../deps.js";
-import { sendCachedBody } from "../http/cached-body.js";
+import { sendCachedBody } from "./cached-body.js";
 import { EMOJI_DATA_DIR, serverEmojiData, serverEmojiDataFileName } from "../lib/server-emoji-data.js";
 import { contentTypeOfExtension } from "../lib/image-types.js";
 import { readTx } from "../store/db.js";
