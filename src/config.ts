@@ -75,6 +75,12 @@ export interface Config {
    * none point at Gravatar. Off, Parley serves generated default avatars itself.
    */
   enableGravatar: boolean;
+  /**
+   * Zulip's CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE (env of that name, default off): guests
+   * limited by can_access_all_users_group also get presence of accessible users only (FL 228).
+   * Off, as in Zulip, they see every user id's availability and nothing else about the unknown ones.
+   */
+  canAccessAllUsersGroupLimitsPresence: boolean;
 }
 
 export interface S3Config {
@@ -189,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     botStorageSizeLimit: intFromEnv("USER_STATE_SIZE_LIMIT", env.USER_STATE_SIZE_LIMIT, 10_000_000),
     emailGatewayPattern: parseEmailGatewayPattern(env.EMAIL_GATEWAY_PATTERN),
     enableGravatar: (env.ENABLE_GRAVATAR || "false").toLowerCase() === "true",
+    canAccessAllUsersGroupLimitsPresence: (env.CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE || "false").toLowerCase() === "true",
   };
 }
 

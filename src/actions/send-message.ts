@@ -2,6 +2,7 @@
  * Sending a message (Zulip's send-message): validate, render once, write one message row and one
  * user_messages row per recipient with their flags, then publish `message` events after commit.
  */
+import { checkSenderCanAccessRecipients } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError, missingParam } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
@@ -33,6 +34,7 @@ import { presentNewMessage } from "./message-views.js";
 import { claimAttachments } from "./attachments.js";
 import { doSetFirstMessageId } from "./first-message.js";
 import { renderContent } from "./render.js";
+import { publishAccessGainedByDirectMessage, senderHiddenFrom } from "./user-access-events.js";
 
 export const MAX_MESSAGE_LENGTH = 10000;
 /** Zulip's wildcard_mention_large_stream_threshold: above it, @all needs can_mention_many_users_group. */
@@ -117,8 +119,9 @@ async function channelDelivery(tx: Tx, realm: RealmRow, sender: UserRow, input: 
   return { recipientId, channel, topic, userIds: [...new Set([...subscribers, sender.id])], senderSubscribed: subscribed };
 }
 
-async function directDelivery(tx: Tx, realm: RealmRow, sender: UserRow, input: SendMessageInput, membership: Membership): Promise<Delivery> {
+async function directDelivery(deps: AppDeps, tx: Tx, realm: RealmRow, sender: UserRow, input: SendMessageInput, membership: Membership): Promise<Delivery> {
   const recipients = await resolveDirectRecipients(tx, sender, parseDirectTo(input.to));
+  await checkSenderCanAccessRecipients(tx, sender, recipients);
   const participantIds = [...new Set([sender.id, ...recipients.map((u) => u.id)])];
   // Zulip: a conversation is allowed when the sender, or every other participant... we apply the
   // documented rule: someone in the conversation must be in direct_message_permission_group.
@@ -126,8 +129,10 @@ async function directDelivery(tx: Tx, realm: RealmRow, sender: UserRow, input: S
   if (!othersAreBots && !membership.has(realm.direct_message_permission_group_id) && !isRealmAdmin(sender)) {
     throw new ApiError("You do not have permission to send direct messages to this recipient.");
   }
-  const recipientId = await directRecipientId(tx, realm.id, sender.id, participantIds);
   const participants = [...new Map([sender, ...recipients].map((u) => [u.id, u])).values()];
+  // Before the conversation exists: guests in it meet the others (can_access_all_users_group, FL 228).
+  await publishAccessGainedByDirectMessage(deps, tx, realm.id, participants);
+  const recipientId = await directRecipientId(tx, realm.id, sender.id, participantIds);
   return { recipientId, channel: null, topic: "", userIds: participantIds, senderSubscribed: true, participants };
 }
 
@@ -157,7 +162,7 @@ export async function checkSendMessage(deps: AppDeps, realm: RealmRow, sender: U
     const delivery =
       kind === "channel"
         ? await channelDelivery(tx, realm, sender, input, membership)
-        : await directDelivery(tx, realm, sender, input, membership);
+        : await directDelivery(deps, tx, realm, sender, input, membership);
     const id = await doSendMessage(deps, tx, realm, sender, membership, delivery, content, {
       client: input.client,
       readBySender: input.readBySender,
@@ -275,19 +280,13 @@ async function publishMessageEvents(
     { applyMarkdown: true, gravatar: deps.config.enableGravatar, clientGravatar: false, allowEmptyTopicName: true },
   );
   delete html.flags;
+  // A sender who is not subscribed may be one some guests cannot access (Zulip's
+  // user_ids_without_access_to_sender): they get the message from "Unknown user".
+  const hidden = await senderHiddenFrom(deps, tx, realm, sender, delivery);
   for (const [flags, userIds] of groupBy(rows, (r) => r.flags, (r) => r.user_id)) {
-    publishOnCommit(
-      tx,
-      deps.events,
-      {
-        type: "message",
-        message: html,
-        flags: flagNames(flags),
-        raw_content: message.content,
-        sender_queue_id: opts.queueId,
-        local_message_id: opts.localId,
-      },
-      userIds,
-    );
+    for (const [ids, body] of [[userIds.filter((id) => !hidden.ids.has(id)), html], [userIds.filter((id) => hidden.ids.has(id)), hidden.message(html)]] as const) {
+      const event = { type: "message", message: body, flags: flagNames(flags), raw_content: message.content, sender_queue_id: opts.queueId, local_message_id: opts.localId };
+      publishOnCommit(tx, deps.events, event, ids);
+    }
   }
 }

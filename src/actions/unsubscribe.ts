@@ -19,6 +19,7 @@ import type { ChannelRow, RealmRow, UserRow } from "../store/types.js";
 import { channelAudiences } from "./channel-audience.js";
 import { channelPresenter } from "./channel-views.js";
 import { resolvePrincipals } from "./subscribe.js";
+import { publishAccessLostByUnsubscribing } from "./user-access-events.js";
 import type { SubscriptionPair } from "./subscriptions-add.js";
 
 /** The named channels the user may see; a hidden or missing one is STREAM_DOES_NOT_EXIST. */
@@ -83,6 +84,8 @@ export async function doRemoveSubscriptions(
     }
   }
   await publishRemovalEvents(deps, tx, realm, removed, removedIds);
+  const left = new Map([...removedIds].map(([channelId, ids]) => [channels.find((c) => c.id === channelId)!.recipient_id as number, ids]));
+  await publishAccessLostByUnsubscribing(deps, tx, realm.id, left);
   return { removed, notSubscribed };
 }
 

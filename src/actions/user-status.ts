@@ -3,7 +3,7 @@
  * code points and an emoji, each changing only when passed; `away` is the deprecated inverse of
  * presence_enabled. Everyone in the realm hears of a change (user_status event).
  */
-import { accessUserById } from "../access/users.js";
+import { accessUserById, userIdsWhoCanAccess } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
@@ -12,7 +12,7 @@ import { settingOf } from "../lib/user-settings.js";
 import { transaction, type Tx } from "../store/db.js";
 import type { UserRow } from "../store/types.js";
 import { getUserStatus, saveUserStatus, type StatusChanges, type UserStatusRow } from "../store/user-status.js";
-import { listActiveUserIds, updateUser } from "../store/users.js";
+import { updateUser } from "../store/users.js";
 import { REACTION_TYPE, checkEmojiRequest, getEmojiData } from "./emoji-data.js";
 import { checkHumanCaller } from "./caller-checks.js";
 
@@ -68,7 +68,8 @@ export async function updateOwnStatus(deps: AppDeps, user: UserRow, input: Statu
       event.away = input.away;
     }
     if (Object.keys(changes).length > 0) await saveUserStatus(tx, user.id, changes, deps.clock.now());
-    publishOnCommit(tx, deps.events, event as { type: string }, await listActiveUserIds(tx, user.realm_id));
+    // To those who may access the user (can_access_all_users_group, FL 228).
+    publishOnCommit(tx, deps.events, event as { type: string }, await userIdsWhoCanAccess(tx, user));
   });
 }
 

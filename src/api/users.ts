@@ -6,7 +6,7 @@ import { accessUserByIdOrEmail } from "../access/users.js";
 import { checkProfileDataParam } from "../actions/profile-data.js";
 import { deactivateOwnAccount, deactivateUserAccount, reactivateUserAccount } from "../actions/user-activation.js";
 import { updateUserAccount } from "../actions/user-admin.js";
-import { presentUsersFor } from "../actions/user-views.js";
+import { listUsersForViewer, presentUsersFor } from "../actions/user-views.js";
 import { createUserAccount } from "../actions/users.js";
 import { ApiError } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
@@ -15,7 +15,6 @@ import { presentUser } from "../lib/present-user.js";
 import { ROLES } from "../policy/roles.js";
 import { readTx } from "../store/db.js";
 import { getMaxMessageId, getProfileData } from "../store/profile.js";
-import { listUsers } from "../store/users.js";
 
 export const getOwnUser = endpoint({
   method: "GET",
@@ -61,7 +60,7 @@ export const getUsers = endpoint({
   params: viewParams,
   async handler(ctx, params) {
     const tx = readTx(ctx.deps.store);
-    const members = await presentUsersFor(tx, ctx.user, await listUsers(tx, ctx.realm.id), {
+    const members = await listUsersForViewer(tx, ctx.user, {
       gravatar: ctx.deps.config.enableGravatar,
       clientGravatar: params.client_gravatar,
       includeCustomProfileFields: params.include_custom_profile_fields,
