@@ -98,16 +98,18 @@ async function publishRemovalEvents(
 ): Promise<void> {
   const byUser = new Map<number, SubscriptionPair[]>();
   for (const pair of removed) byUser.set(pair.user.id, [...(byUser.get(pair.user.id) ?? []), pair]);
-  const privateChannels = [...new Map(removed.filter((p) => p.channel.invite_only).map((p) => [p.channel.id, p.channel])).values()];
-  const presenter = await channelPresenter(tx, realm.id, privateChannels);
+  const lostBy = new Map<number, ChannelRow[]>();
   for (const [userId, pairs] of byUser) {
     const subscriptions = pairs.map((p) => ({ name: p.channel.name, stream_id: p.channel.id }));
     publishOnCommit(tx, deps.events, { type: "subscription", op: "remove", subscriptions }, [userId]);
     const membership = await Membership.load(tx, pairs[0].user);
-    const lost = pairs.map((p) => p.channel).filter((c) => c.invite_only && !canSeeChannelMetadata({ membership, subscribed: false }, c));
-    if (lost.length > 0) {
-      publishOnCommit(tx, deps.events, { type: "stream", op: "delete", streams: lost.map((c) => presenter.channel(c)), stream_ids: lost.map((c) => c.id) }, [userId]);
-    }
+    // Private channels, and for guests public ones too (Zulip's check_basic_stream_access).
+    const lost = pairs.map((p) => p.channel).filter((c) => !canSeeChannelMetadata({ membership, subscribed: false }, c));
+    if (lost.length > 0) lostBy.set(userId, lost);
+  }
+  const presenter = await channelPresenter(tx, realm.id, [...new Map([...lostBy.values()].flat().map((c) => [c.id, c])).values()]);
+  for (const [userId, lost] of lostBy) {
+    publishOnCommit(tx, deps.events, { type: "stream", op: "delete", streams: lost.map((c) => presenter.channel(c)), stream_ids: lost.map((c) => c.id) }, [userId]);
   }
   const channels = [...new Map(removed.map((p) => [p.channel.id, p.channel])).values()];
   const audiences = await channelAudiences(tx, realm.id, channels);
