@@ -120,8 +120,7 @@ async function channelDelivery(tx: Tx, realm: RealmRow, sender: UserRow, input: 
 }
 
 async function directDelivery(deps: AppDeps, tx: Tx, realm: RealmRow, sender: UserRow, input: SendMessageInput, membership: Membership): Promise<Delivery> {
-  const recipients = await resolveDirectRecipients(tx, sender, parseDirectTo(input.to));
-  await checkSenderCanAccessRecipients(tx, sender, recipients);
+  const recipients = await resolveDirectRecipients(tx, sender, parseDirectTo(input.to), (rows) => checkSenderCanAccessRecipients(tx, sender, rows));
   const participantIds = [...new Set([sender.id, ...recipients.map((u) => u.id)])];
   // Zulip: a conversation is allowed when the sender, or every other participant... we apply the
   // documented rule: someone in the conversation must be in direct_message_permission_group.

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { inaccessibleUserObject } from "../events/event-state.js";
 import { createTestRealm, type TestRealm, type UserName } from "../helpers/fixtures.js";
-import { assertError } from "../helpers/org.js";
+import { addUser, assertError } from "../helpers/org.js";
 import { STORE_KINDS } from "../helpers/stores.js";
 import { ACCESSIBLE, INACCESSIBLE, ids, setAccessAllUsersGroup, setUpLimitedGuest, type LimitedGuestWorld } from "../helpers/user-access.js";
 
@@ -168,6 +168,11 @@ for (const kind of STORE_KINDS) {
         assert.equal((await t.as("polonius").post("/typing", { op: "start", to })).status, 200);
       }
       assert.equal((await t.as("hamlet").post("/messages", { type: "direct", to: [t.users.cordelia.id], content: "hi" })).status, 200);
+      // A deactivated inaccessible user: the access error comes first, so their address stays unsaid.
+      const gone = await addUser(t);
+      assert.equal((await t.as("iago").delete(`/users/${gone.id}`)).status, 200);
+      assertError(await t.as("polonius").post("/messages", { type: "direct", to: [gone.id], content: "hi" }), refused);
+      assertError(await t.as("hamlet").post("/messages", { type: "direct", to: [gone.id], content: "hi" }), `'${gone.email}' is no longer using Zulip.`);
     });
 
     it("a guest's mention of an inaccessible user stays plain text; a member's resolves", async () => {

@@ -137,6 +137,9 @@ export async function realmUserState(tx: Tx, realm: RealmRow, me: UserRow, opts:
   };
 }
 
+/** An id no placeholder text contains otherwise (see limitedUserLists). */
+const SAMPLE_ID = 987654321;
+
 /**
  * The two lists for a guest limited by can_access_all_users_group (Zulip's get_users_for_api):
  * the users they may access, cut out of the role's cached texts, and, in user-id order among
@@ -147,6 +150,9 @@ export async function realmUserState(tx: Tx, realm: RealmRow, me: UserRow, opts:
 function limitedUserLists(lists: { active: UserListJson; inactive: UserListJson }, opts: PeopleOptions, ownJson: string | null) {
   const active: string[] = [];
   const inactive: string[] = [];
+  // Placeholders differ only in the id (twice: user_id and the address), so one text is cut once.
+  const parts = JSON.stringify(presentInaccessibleUser(SAMPLE_ID, opts.emailDomain)).split(String(SAMPLE_ID));
+  const placeholder = (id: number) => parts.join(String(id));
   // Both cached lists are in user-id order: walk them together.
   let a = 0;
   let i = 0;
@@ -160,7 +166,7 @@ function limitedUserLists(lists: { active: UserListJson; inactive: UserListJson 
       const json = row.id === opts.access.viewerId && ownJson !== null ? ownJson : list.text.slice(list.starts[at], list.ends[at]);
       (row.is_active ? active : inactive).push(json);
     } else if (!opts.userListIncomplete) {
-      active.push(JSON.stringify(presentInaccessibleUser(row.id, opts.emailDomain)));
+      active.push(placeholder(row.id));
     }
   }
   return { realmUsers: `[${active.join(",")}]`, nonActive: `[${inactive.join(",")}]` };
