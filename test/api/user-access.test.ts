@@ -179,8 +179,24 @@ for (const kind of STORE_KINDS) {
       const render = async (who: UserName, name: UserName) =>
         String((await t.as(who).post("/messages/render", { content: `@**${t.users[name].fullName}**` })).body.rendered);
       assert.doesNotMatch(await render("polonius", "cordelia"), /user-mention/);
+      const byId = await t.as("polonius").post("/messages/render", { content: `@_**|${t.users.cordelia.id}** @**Cordelia, Lear's daughter|${t.users.cordelia.id}**` });
+      assert.doesNotMatch(String(byId.body.rendered), /user-mention/);
       assert.match(await render("polonius", "hamlet"), new RegExp(`data-user-id="${t.users.hamlet.id}"`));
       assert.match(await render("hamlet", "cordelia"), new RegExp(`data-user-id="${t.users.cordelia.id}"`));
+    });
+
+    it("deactivated users: an inaccessible one is one more active \"Unknown user\"; a DM partner stays listed as deactivated", async () => {
+      const [stranger, partner] = [await addUser(t), await addUser(t)];
+      assert.equal((await t.as(partner).post("/messages", { type: "direct", to: [t.users.polonius.id], content: "hi" })).status, 200);
+      for (const u of [stranger, partner]) assert.equal((await t.as("iago").delete(`/users/${u.id}`)).status, 200);
+      const res = await t.as("polonius").post("/register", { fetch_event_types: ["realm_user"] });
+      const active = res.body.realm_users as Array<Record<string, unknown>>;
+      const inactive = res.body.realm_non_active_users as Array<Record<string, unknown>>;
+      assert.deepEqual(active.find((u) => u.user_id === stranger.id), inaccessibleUserObject(stranger.id, DOMAIN));
+      assert.equal(inactive.some((u) => u.user_id === stranger.id), false);
+      assert.equal(inactive.find((u) => u.user_id === partner.id)?.full_name, partner.fullName);
+      assert.equal((await t.as("polonius").get(`/users/${partner.id}`)).status, 200);
+      assertError(await t.as("polonius").get(`/users/${stranger.id}`), "Insufficient permission");
     });
 
     it("presence of every user id stays visible by default, as in Zulip", async () => {

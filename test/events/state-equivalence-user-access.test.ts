@@ -145,6 +145,11 @@ for (const kind of STORE_KINDS) {
       assert.equal(reacted.polonius[0].user.full_name, "Unknown user");
       assert.equal(reacted.polonius[0].user_id, outsider.id);
       assert.equal(reacted.hamlet[0].user.full_name, outsider.fullName);
+      const typing = await verifyAction(t, ["polonius", "hamlet"], () =>
+        t.as(outsider).post("/typing", { type: "channel", op: "start", stream_id: world.publicId, topic: "outside" }),
+      );
+      assert.deepEqual(typing.polonius[0].sender, { user_id: outsider.id, email: `user${outsider.id}@${DOMAIN}` });
+      assert.equal(typing.hamlet[0].sender.email, outsider.email);
     });
 
     it("once the setting is role:everyone, nothing of this is sent", async () => {
