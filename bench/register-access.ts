@@ -20,23 +20,13 @@ import { updateUser } from "../src/store/users.js";
 import { benchDeps } from "./lib/in-process.js";
 import { ROLES, seedOrg, subscribeOrg, type BenchUser } from "./lib/seed.js";
 import { createStore } from "./lib/stores.js";
+import { CAPABILITIES } from "./scenarios/s8-register.js";
 
 const { values } = parseArgs({ options: { users: { type: "string", default: "5000" }, runs: { type: "string", default: "30" } } });
 const USERS = Number(values.users);
 const RUNS = Number(values.runs);
 const WARMUP = 5;
 const HOST = "bench.local:9991";
-/** What a current mobile client declares (as S8). */
-const CAPABILITIES = {
-  notification_settings_null: true,
-  bulk_message_deletion: true,
-  user_avatar_url_field_optional: true,
-  stream_typing_notifications: true,
-  user_settings_object: true,
-  empty_topic_name: true,
-  simplified_presence_events: true,
-};
-
 const dir = mkdtempSync(join(tmpdir(), "parley-register-access-"));
 try {
   const handle = await createStore("sqlite", dir, "org");
