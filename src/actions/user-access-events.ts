@@ -100,17 +100,15 @@ async function channelPairs(tx: Tx, realmId: number, changed: ReadonlyMap<number
   const subscribers = await getSubscriberIdsByRecipient(tx, [...changed.keys()]);
   const users = await usersById(tx, realmId, [...changed.values(), ...subscribers.values()].flat());
   const pairs: Pairs = new Map();
+  const activeGuest = (id: number) => {
+    const u = users.get(id);
+    return u !== undefined && u.is_active && isGuest(u);
+  };
+  // Loops over guests only: a channel created with thousands of members pairs no two members.
   for (const [recipientId, movers] of changed) {
     const present = subscribers.get(recipientId) ?? [];
-    for (const moverId of movers) {
-      const mover = users.get(moverId);
-      if (!mover) continue;
-      for (const otherId of present) {
-        const other = users.get(otherId);
-        if (isGuest(mover) && mover.is_active) note(pairs, moverId, otherId);
-        if (other && isGuest(other) && other.is_active) note(pairs, otherId, moverId);
-      }
-    }
+    for (const guestId of movers.filter(activeGuest)) for (const otherId of present) note(pairs, guestId, otherId);
+    for (const guestId of present.filter(activeGuest)) for (const moverId of movers) note(pairs, guestId, moverId);
   }
   return { pairs, users };
 }
