@@ -15,7 +15,6 @@ import { publishOnCommit } from "../events/bus.js";
 import { withInaccessibleSender } from "../lib/present-message.js";
 import { presentUser } from "../lib/present-user.js";
 import { fakeEmailDomain } from "../policy/email-visibility.js";
-import { canSeeDeliveryEmail } from "../policy/email-visibility.js";
 import { isGuest } from "../policy/roles.js";
 import { INACCESSIBLE_USER_NAME } from "../policy/user-access.js";
 import type { Tx } from "../store/db.js";
@@ -25,6 +24,7 @@ import type { ChannelRow, RealmRow, UserRow } from "../store/types.js";
 import { getSharedConversationPairs } from "../store/user-access.js";
 import { getUsersByIds } from "../store/users.js";
 import { getRealmById } from "../store/realms.js";
+import { splitByEmailAccess } from "./user-views.js";
 
 /** The manage CLI subscribes without a config: its events go to a bus nobody listens to. */
 type Deps = Pick<AppDeps, "events"> & Partial<Pick<AppDeps, "config">>;
@@ -62,32 +62,45 @@ async function unshared(tx: Tx, candidates: Pairs, users: ReadonlyMap<number, Us
   return out;
 }
 
-/** realm_user add for each gained user, as the receiving guest sees them (email visibility). */
+/** The pairs turned around: subject id → the guests it concerns. */
+function bySubject(pairs: Pairs): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const [guestId, subjectIds] of pairs) {
+    for (const id of subjectIds) {
+      const guests = out.get(id);
+      if (guests) guests.push(guestId);
+      else out.set(id, [guestId]);
+    }
+  }
+  return out;
+}
+
+/**
+ * realm_user add for each gained user, as the receiving guests see them (email visibility): one
+ * event per user and view, to all the guests gaining them (a channel created with thousands of
+ * members and a hundred guests is thousands of events, not a guest's worth each).
+ */
 async function publishAdds(deps: Deps, tx: Tx, pairs: Pairs, users: ReadonlyMap<number, UserRow>): Promise<void> {
   if (pairs.size === 0) return;
-  const profiles = await getProfileDataForUsers(tx, [...new Set([...pairs.values()].flatMap((s) => [...s]))]);
-  for (const [guestId, subjectIds] of pairs) {
-    const guest = users.get(guestId) as UserRow;
-    for (const subjectId of [...subjectIds].sort((a, b) => a - b)) {
-      const subject = users.get(subjectId) as UserRow;
-      const person = presentUser(subject, {
-        gravatar: deps.config?.enableGravatar ?? false,
-        clientGravatar: false,
-        viewerSeesEmail: canSeeDeliveryEmail(guest, subject),
-        profileData: profiles.get(subjectId) ?? {},
-      });
-      publishOnCommit(tx, deps.events, { type: "realm_user", op: "add", person }, [guestId]);
+  const receiversOf = bySubject(pairs);
+  const profiles = await getProfileDataForUsers(tx, [...receiversOf.keys()]);
+  const gravatar = deps.config?.enableGravatar ?? false;
+  for (const subjectId of [...receiversOf.keys()].sort((x, y) => x - y)) {
+    const subject = users.get(subjectId) as UserRow;
+    const { seeing, notSeeing } = splitByEmailAccess(subject, (receiversOf.get(subjectId) as number[]).map((id) => users.get(id) as UserRow));
+    for (const [ids, viewerSeesEmail] of [[seeing, true], [notSeeing, false]] as const) {
+      const person = presentUser(subject, { gravatar, clientGravatar: false, viewerSeesEmail, profileData: profiles.get(subjectId) ?? {} });
+      publishOnCommit(tx, deps.events, { type: "realm_user", op: "add", person }, ids);
     }
   }
 }
 
-/** realm_user remove: the receiving guest may no longer access the user. */
+/** realm_user remove, one per user, to the guests who may no longer access them. */
 function publishRemoves(deps: Deps, tx: Tx, pairs: Pairs): void {
-  for (const [guestId, subjectIds] of pairs) {
-    for (const subjectId of [...subjectIds].sort((a, b) => a - b)) {
-      const person = { user_id: subjectId, full_name: INACCESSIBLE_USER_NAME };
-      publishOnCommit(tx, deps.events, { type: "realm_user", op: "remove", person }, [guestId]);
-    }
+  const receiversOf = bySubject(pairs);
+  for (const subjectId of [...receiversOf.keys()].sort((x, y) => x - y)) {
+    const person = { user_id: subjectId, full_name: INACCESSIBLE_USER_NAME };
+    publishOnCommit(tx, deps.events, { type: "realm_user", op: "remove", person }, receiversOf.get(subjectId) as number[]);
   }
 }
 

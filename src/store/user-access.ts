@@ -18,30 +18,45 @@ export async function getAccessAllUsersGroupName(tx: Tx, realmId: number): Promi
 }
 
 /**
- * Pairs of users with active subscriptions to one channel or direct-message group, `mine` among
- * `leftIds` (and `other` among `rightIds` when given). A channel counts only while both users are
+ * Pairs of users with active subscriptions to one channel or direct-message group, `a` among
+ * `leftIds` (and `b` among `rightIds` when given). A channel counts only while both users are
  * active (a deactivated user's subscriptions are is_user_active = false: Zulip treats deactivated
  * channel subscribers as inaccessible); a direct-message group counts whatever their state.
+ * Read in two steps, the left side's subscriptions first and then their recipients' other
+ * subscribers, matched here: one join with both sides filtered let SQLite start from the larger
+ * side (3.4 s for 100 guests against 5,000 users; this way, tens of milliseconds).
  */
-function sharedSubscriptionPairs(tx: Tx, leftIds: readonly number[], rightIds: readonly number[] | null, ignoreSubscriptionIds: readonly number[]) {
-  let q = tx.db
-    .selectFrom("subscriptions as mine")
-    .innerJoin("recipients as r", "r.id", "mine.recipient_id")
-    .innerJoin("subscriptions as other", "other.recipient_id", "mine.recipient_id")
-    .select(["mine.user_id as a", "other.user_id as b"])
-    .distinct()
-    .where("mine.user_id", "in", [...leftIds])
-    .where("mine.active", "=", true)
-    .where("other.active", "=", true)
-    .where((eb) =>
-      eb.or([
-        eb("r.type", "=", RECIPIENT.DIRECT_MESSAGE_GROUP),
-        eb.and([eb("r.type", "=", RECIPIENT.CHANNEL), eb("mine.is_user_active", "=", true), eb("other.is_user_active", "=", true)]),
-      ]),
-    );
-  if (rightIds !== null) q = q.where("other.user_id", "in", [...rightIds]);
-  if (ignoreSubscriptionIds.length > 0) q = q.where("mine.id", "not in", [...ignoreSubscriptionIds]).where("other.id", "not in", [...ignoreSubscriptionIds]);
-  return q.execute();
+async function sharedSubscriptionPairs(tx: Tx, leftIds: readonly number[], rightIds: readonly number[] | null, ignoreSubscriptionIds: readonly number[]) {
+  const ignored = new Set(ignoreSubscriptionIds);
+  const counts = (sub: { id: number; is_user_active: boolean }, type: number) => !ignored.has(sub.id) && (type === RECIPIENT.DIRECT_MESSAGE_GROUP || sub.is_user_active);
+  const mine = await tx.db
+    .selectFrom("subscriptions as s")
+    .innerJoin("recipients as r", "r.id", "s.recipient_id")
+    .select(["s.id", "s.user_id", "s.recipient_id", "s.is_user_active", "r.type"])
+    .where("s.user_id", "in", [...leftIds])
+    .where("s.active", "=", true)
+    .where("r.type", "in", [RECIPIENT.CHANNEL, RECIPIENT.DIRECT_MESSAGE_GROUP])
+    .execute();
+  const leftBy = new Map<number, { users: number[]; type: number }>();
+  for (const sub of mine) {
+    if (!counts(sub, sub.type)) continue;
+    const entry = leftBy.get(sub.recipient_id) ?? { users: [], type: sub.type };
+    entry.users.push(sub.user_id);
+    leftBy.set(sub.recipient_id, entry);
+  }
+  if (leftBy.size === 0) return [];
+  let others = tx.db
+    .selectFrom("subscriptions")
+    .select(["id", "user_id", "recipient_id", "is_user_active"])
+    .where("recipient_id", "in", [...leftBy.keys()])
+    .where("active", "=", true);
+  if (rightIds !== null) others = others.where("user_id", "in", [...rightIds]);
+  const pairs: Array<{ a: number; b: number }> = [];
+  for (const sub of await others.execute()) {
+    const entry = leftBy.get(sub.recipient_id) as { users: number[]; type: number };
+    if (counts(sub, entry.type)) for (const a of entry.users) pairs.push({ a, b: sub.user_id });
+  }
+  return pairs;
 }
 
 /**
