@@ -64,7 +64,8 @@ export async function loadUserAccess(tx: Tx, viewer: Pick<UserRow, "id" | "role"
 export async function userIdsWhoCanAccess(tx: Tx, target: Pick<UserRow, "id" | "realm_id" | "is_bot">): Promise<number[]> {
   if (target.is_bot || !(await realmRestrictsAccess(tx, target.realm_id))) return listActiveUserIds(tx, target.realm_id);
   const { guests, nonGuests } = await getActiveUsersByGuestness(tx, target.realm_id);
-  const shared = await getSharedConversationPairs(tx, guests, [target.id]);
+  // Asked from the target's side: its few conversations, not every guest's.
+  const shared = (await getSharedConversationPairs(tx, [target.id], guests)).get(target.id) ?? new Set<number>();
   return [...new Set([...nonGuests, target.id, ...guests.filter((id) => shared.has(id))])];
 }
 
@@ -81,7 +82,7 @@ export async function partitionByAccess(
   // Only guests can be limited: ask just about them, and just about the target.
   const guests = await getActiveGuestIds(tx, target.realm_id, userIds);
   guests.delete(target.id);
-  const shared = await getSharedConversationPairs(tx, [...guests], [target.id]);
+  const shared = (await getSharedConversationPairs(tx, [target.id], [...guests])).get(target.id) ?? new Set<number>();
   const cannot = new Set([...guests].filter((id) => !shared.has(id)));
   return { accessing: userIds.filter((id) => !cannot.has(id)), notAccessing: userIds.filter((id) => cannot.has(id)) };
 }
