@@ -102,6 +102,12 @@ export interface Config {
    */
   listenFd: number | null;
   /**
+   * Zulip's CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE (env of that name, default off): guests
+   * limited by can_access_all_users_group also get presence of accessible users only (FL 228).
+   * Off, as in Zulip, they see every user id's availability and nothing else about the unknown ones.
+   */
+  canAccessAllUsersGroupLimitsPresence: boolean;
+  /**
    * An image proxy in Zulip's Camo scheme (env `CAMO_URL` and `CAMO_KEY`, both or neither; off by
    * default): previews of images and videos on other hosts load through it, so readers' browsers
    * never contact those hosts (issue 16, F17). Zulip's settings are CAMO_URI and CAMO_KEY.
@@ -271,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     camo: parseCamo(env.CAMO_URL, env.CAMO_KEY),
     metricsToken: env.METRICS_TOKEN || null,
     listenFd: parseListenFd(env),
+    canAccessAllUsersGroupLimitsPresence: (env.CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE || "false").toLowerCase() === "true",
   };
 }
 

@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     clock: systemClock,
     events: eventSystem.bus,
     queues: eventSystem.queues,
-    presence: new PresenceService(store, eventSystem.bus),
+    presence: new PresenceService(store, eventSystem.bus, { limitToAccessible: config.canAccessAllUsersGroupLimitsPresence }),
     rateLimiter: createRateCounter(config, deploymentId),
   };
   try {

@@ -5,7 +5,7 @@ import { ROLES, type BenchOrg } from "../lib/seed.js";
 import { aloneAndBusy, busyNote, type ApiRequest } from "./requests.js";
 
 /** What a current mobile client declares (smaller payloads where the client allows it). */
-const CAPABILITIES = {
+export const CAPABILITIES = {
   notification_settings_null: true,
   bulk_message_deletion: true,
   user_avatar_url_field_optional: true,

@@ -190,7 +190,13 @@ export function checkFetchRange(input: GetMessagesInput, near: () => number | nu
 export async function getMessages(tx: Tx, realm: RealmRow, user: UserRow, input: GetMessagesInput): Promise<Record<string, unknown>> {
   const nearTerm = input.narrow.find((t) => t.operator === "near" && !t.negated && /^\d+$/.test(String(t.operand)));
   const range = checkFetchRange(input, () => (nearTerm ? Number(nearTerm.operand) : null));
-  const view: ViewOptions = { applyMarkdown: input.applyMarkdown, gravatar: input.gravatar, clientGravatar: input.clientGravatar, allowEmptyTopicName: input.allowEmptyTopicName };
+  const view: ViewOptions = {
+    applyMarkdown: input.applyMarkdown,
+    gravatar: input.gravatar,
+    clientGravatar: input.clientGravatar,
+    allowEmptyTopicName: input.allowEmptyTopicName,
+    viewer: input.viewer,
+  };
   if (range === null) {
     const { ids, resolved } = await idsAmong(tx, user, input.narrow, input.messageIds as number[]);
     const messages = await present(tx, realm, user, ids, resolved, view);

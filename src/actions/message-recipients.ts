@@ -69,8 +69,17 @@ export async function resolveChannelTo(tx: Tx, user: UserRow, to: string | numbe
   return (await accessChannel(tx, user, channel, () => channelNameNotFound(to), { membership })).channel;
 }
 
-/** The recipient users of a direct message, validated (active, same realm). */
-export async function resolveDirectRecipients(tx: Tx, sender: UserRow, to: Array<string | number>): Promise<UserRow[]> {
+/**
+ * The recipient users of a direct message, validated (active, same realm). `checkAccess` runs
+ * before the activity check, as Zulip's check_sender_can_access_recipients does, so a limited
+ * guest learns nothing of an inaccessible user from "is no longer using Zulip".
+ */
+export async function resolveDirectRecipients(
+  tx: Tx,
+  sender: UserRow,
+  to: Array<string | number>,
+  checkAccess?: (recipients: UserRow[]) => Promise<void>,
+): Promise<UserRow[]> {
   if (to.length === 0) throw new ApiError("Message must have recipients");
   const ids = to.filter((x): x is number => typeof x === "number");
   const emails = to.filter((x): x is string => typeof x === "string").map((e) => e.toLowerCase());
@@ -91,6 +100,7 @@ export async function resolveDirectRecipients(tx: Tx, sender: UserRow, to: Array
       throw new ApiError(`Invalid email '${email}'`);
     }
   }
+  await checkAccess?.(rows);
   for (const u of rows) {
     if (!u.is_active) throw new ApiError(`'${u.email}' is no longer using Zulip.`);
   }

@@ -7,7 +7,16 @@
  */
 import { groupBy } from "../lib/group-by.js";
 import { renderTopicLinks } from "../markdown/index.js";
-import { MESSAGE_TYPE, presentMessage, type DisplayRecipientUser, type EditRow, type MessageExtras, type PresentMessageOptions } from "../lib/present-message.js";
+import { loadUserAccess } from "../access/users.js";
+import {
+  MESSAGE_TYPE,
+  presentMessage,
+  withInaccessibleSender,
+  type DisplayRecipientUser,
+  type EditRow,
+  type MessageExtras,
+  type PresentMessageOptions,
+} from "../lib/present-message.js";
 import { getChannelsByRecipientIds, getRecipientMembers } from "../store/channels.js";
 import type { Tx } from "../store/db.js";
 import { getEditsForMessages, getReactionsForMessages, getSubmessagesForMessages } from "../store/messages.js";
@@ -15,7 +24,13 @@ import { getLinkifiers } from "../store/render-refs.js";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../store/types.js";
 import { getUsersByIds } from "../store/users.js";
 
-export type ViewOptions = Omit<PresentMessageOptions, "viewerSeesSenderEmail">;
+export type ViewOptions = Omit<PresentMessageOptions, "viewerSeesSenderEmail"> & {
+  /**
+   * Who is reading, when senders they may not access (can_access_all_users_group) must show as
+   * "Unknown user"; `emailDomain` names the placeholder addresses.
+   */
+  viewer?: { user: UserRow; emailDomain: string };
+};
 
 type Linkifier = { id: number; pattern: string; url_template: string };
 
@@ -72,13 +87,14 @@ export async function presentMessages(
   if (messages.length === 0) return [];
   const ids = messages.map((m) => m.id);
   const recipientsOf = (type: number) => [...new Set(messages.filter((m) => m.type === type).map((m) => m.recipient_id))];
-  const [groupMembers, channels, reactions, submessages, edits, linkifiers] = await Promise.all([
+  const [groupMembers, channels, reactions, submessages, edits, linkifiers, access] = await Promise.all([
     getRecipientMembers(tx, recipientsOf(MESSAGE_TYPE.DIRECT)),
     getChannelsByRecipientIds(tx, recipientsOf(MESSAGE_TYPE.CHANNEL)),
     getReactionsForMessages(tx, ids),
     getSubmessagesForMessages(tx, ids),
     realm.allow_edit_history ? getEditsForMessages(tx, ids) : Promise.resolve([]),
     getLinkifiers(tx, realm.id),
+    opts.viewer ? loadUserAccess(tx, opts.viewer.user) : null,
   ]);
   // A direct message's participants are its group's members (1:1 and self conversations too).
   const participantIds = (m: MessageRow): number[] => (m.type === MESSAGE_TYPE.CHANNEL ? [] : (groupMembers.get(m.recipient_id) ?? []));
@@ -89,12 +105,14 @@ export async function presentMessages(
   const submessagesBy = groupBy(submessages, (s) => Number(s.message_id));
   const editsBy = groupBy(edits, (e) => Number(e.message_id));
 
-  return messages.map((m) =>
-    assemble(
+  const viewer = opts.viewer;
+  return messages.map((m) => {
+    const sender = userById.get(m.sender_id) as UserRow;
+    const presented = assemble(
       realm,
       m,
       {
-        sender: userById.get(m.sender_id) as UserRow,
+        sender,
         channel: channelByRecipient.get(m.recipient_id) ?? null,
         participants: participantIds(m).map((id) => userById.get(id) as UserRow),
         reactions: (reactionsBy.get(m.id) ?? []).map((r) => ({
@@ -109,8 +127,9 @@ export async function presentMessages(
       },
       linkifiers,
       opts,
-    ),
-  );
+    );
+    return viewer && access && !access.canAccess(sender) ? withInaccessibleSender(presented, viewer.emailDomain) : presented;
+  });
 }
 
 /**

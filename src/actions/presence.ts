@@ -3,9 +3,16 @@
  * most frequent request of a deployment, so pings are coalesced in memory and written in one
  * batch per flush interval; a ping that changes nothing visible writes nothing at all. Reads flush
  * first, so they always see the latest state.
+ *
+ * Under can_access_all_users_group guests see every user id's availability, as in Zulip, unless
+ * the server sets CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE (config
+ * canAccessAllUsersGroupLimitsPresence): then presence data and events reach a guest only for
+ * the users they may access (FL 228).
  */
+import { loadUserAccess, userIdsWhoCanAccess } from "../access/users.js";
+import type { AppDeps } from "../deps.js";
 import type { EventBus } from "../events/bus.js";
-import { transaction, readTx, type Store } from "../store/db.js";
+import { transaction, readTx, type Store, type Tx } from "../store/db.js";
 import {
   getMaxPresenceUpdateId,
   getPresenceRow,
@@ -60,6 +67,17 @@ export function presentUserPresence(row: PresenceRow, now: number): Record<strin
   return out;
 }
 
+/**
+ * The presence rows `viewer` may see: all of them, or with CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE
+ * only those of users a limited guest may access (Zulip's get_presence_dict_by_realm).
+ */
+export async function presenceRowsFor(deps: Pick<AppDeps, "config" | "store">, viewer: UserRow, rows: PresenceRow[]): Promise<PresenceRow[]> {
+  if (!deps.config.canAccessAllUsersGroupLimitsPresence) return rows;
+  const access = await loadUserAccess(readTx(deps.store), viewer);
+  // Presence rows are humans' (bots have none).
+  return access.accessible === null ? rows : rows.filter((r) => access.canAccess({ id: r.user_id, is_bot: false }));
+}
+
 export class PresenceService {
   private pending = new Map<number, Pending>();
   private flushing: Promise<void> = Promise.resolve();
@@ -67,6 +85,8 @@ export class PresenceService {
   constructor(
     private readonly store: Store,
     private readonly events: EventBus,
+    /** CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE: events only to users who may access the user. */
+    private readonly opts: { limitToAccessible?: boolean } = {},
   ) {}
 
   /** Records a ping; written at the next flush. */
@@ -100,7 +120,7 @@ export class PresenceService {
         await upsertPresence(tx, row);
         const wasOnline = old && p.now - Math.max(old.last_active_time ?? 0, old.last_connected_time ?? 0) < PRESENCE_OFFLINE_THRESHOLD_SECONDS;
         const becameActive = p.active && (!old || p.now - (old.last_active_time ?? 0) >= PRESENCE_OFFLINE_THRESHOLD_SECONDS);
-        const recipients = !wasOnline || becameActive ? await getActiveUserIds(tx, realmId) : [];
+        const recipients = !wasOnline || becameActive ? await this.audience(tx, p.user) : [];
         if (recipients.length > 0 && recipients.length <= PRESENCE_EVENT_USER_LIMIT) {
           tx.onCommit(() =>
             this.events.publish(
@@ -118,6 +138,10 @@ export class PresenceService {
         }
       }
     });
+  }
+
+  private audience(tx: Tx, user: UserRow): Promise<number[]> {
+    return this.opts.limitToAccessible ? userIdsWhoCanAccess(tx, user) : getActiveUserIds(tx, user.realm_id);
   }
 
   /**

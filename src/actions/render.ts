@@ -2,6 +2,7 @@
  * The one seam through which messages (and other Markdown fields) are rendered: gathers the realm
  * rows the source refers to, then calls the pure renderer in src/markdown.
  */
+import { loadUserAccess } from "../access/users.js";
 import { buildMarkdownContext, collectReferences, renderMarkdown, topicLinkKey, type References, type RenderResult } from "../markdown/index.js";
 import { realmUrl } from "../lib/realm-url.js";
 import type { Config } from "../config.js";
@@ -75,11 +76,24 @@ async function linkedTopicMessageIds(tx: Tx, userId: number, refs: References, c
   return out;
 }
 
+/**
+ * Users a mention may resolve: those the sender may access (can_access_all_users_group; Zulip's
+ * MentionBackend leaves get_inaccessible_user_ids out), so a guest's `@**Name**` of someone they
+ * may not see stays plain text and notifies nobody, as in Zulip.
+ */
+async function mentionableUsers(tx: Tx, realmId: number, senderId: number, names: readonly string[], ids: readonly number[]) {
+  const candidates = await getUsersForMentions(tx, realmId, names, ids);
+  const sender = candidates.length > 0 ? await getUserById(tx, realmId, senderId) : undefined;
+  if (!sender) return candidates;
+  const access = await loadUserAccess(tx, sender);
+  return candidates.filter((u) => access.canAccess(u));
+}
+
 export async function renderContent(input: RenderInput): Promise<RenderResult> {
   const { tx, realm } = input;
   const refs = collectReferences(input.content);
   const [users, groups, channels, emoji, linkifiers, uploadPreviews] = await Promise.all([
-    getUsersForMentions(tx, realm.id, refs.userNames, refs.userIds),
+    mentionableUsers(tx, realm.id, input.senderId, refs.userNames, refs.userIds),
     getNamedGroupsByNames(tx, realm.id, refs.groupNames),
     linkableChannels(tx, realm.id, input.senderId, refs.channelNames),
     getRealmEmojiByNames(tx, realm.id, refs.realmEmojiNames),

@@ -52,7 +52,7 @@ async function sendLater(deps: AppDeps, tx: Tx, realm: RealmRow, sender: UserRow
     row.recipient_type === "stream"
       ? { type: "stream", to: String(row.channel_id), topic: row.topic }
       : { type: "private", to: row.to_user_ids };
-  const delivery = await checkDelivery(tx, realm, sender, target, membership);
+  const delivery = await checkDelivery(deps, tx, realm, sender, target, membership);
   return doSendMessage(deps, tx, realm, sender, membership, delivery, row.content, { client: row.sending_client, readBySender: row.read_by_sender });
 }
 

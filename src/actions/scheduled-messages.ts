@@ -102,7 +102,9 @@ export async function checkScheduledMessage(
 ): Promise<CheckedScheduledMessage> {
   const content = normalizeContent(rawContent);
   const membership = await Membership.load(tx, sender);
+  // Checked only: access is announced when the message is sent.
   const delivery = await checkDelivery(
+    null,
     tx,
     realm,
     sender,

@@ -2,6 +2,7 @@
  * Sending a message (Zulip's send-message): validate, render once, write one message row and one
  * user_messages row per recipient with their flags, then publish `message` events after commit.
  */
+import { checkSenderCanAccessRecipients } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError, missingParam } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
@@ -36,6 +37,7 @@ import { claimAttachments } from "./attachments.js";
 import { doSetFirstMessageId } from "./first-message.js";
 import { renderContent } from "./render.js";
 import { doAddWidgetOnSend, type Submessage } from "./submessages.js";
+import { publishAccessGainedByDirectMessage, senderHiddenFrom } from "./user-access-events.js";
 
 export const MAX_MESSAGE_LENGTH = 10000;
 /** Zulip's wildcard_mention_large_stream_threshold: above it, @all needs can_mention_many_users_group. */
@@ -120,8 +122,9 @@ async function channelDelivery(tx: Tx, realm: RealmRow, sender: UserRow, input: 
   return { recipientId, channel, topic, userIds: [...new Set([...subscribers, sender.id])], senderSubscribed: subscribed };
 }
 
-async function directDelivery(tx: Tx, realm: RealmRow, sender: UserRow, input: SendMessageInput, membership: Membership): Promise<Delivery> {
-  const recipients = await resolveDirectRecipients(tx, sender, parseDirectTo(input.to));
+/** `deps` null: only checking (a scheduled message being scheduled), nothing is announced yet. */
+async function directDelivery(deps: AppDeps | null, tx: Tx, realm: RealmRow, sender: UserRow, input: SendMessageInput, membership: Membership): Promise<Delivery> {
+  const recipients = await resolveDirectRecipients(tx, sender, parseDirectTo(input.to), (rows) => checkSenderCanAccessRecipients(tx, sender, rows));
   const participantIds = [...new Set([sender.id, ...recipients.map((u) => u.id)])];
   // Zulip: a conversation is allowed when the sender, or every other participant... we apply the
   // documented rule: someone in the conversation must be in direct_message_permission_group.
@@ -129,8 +132,10 @@ async function directDelivery(tx: Tx, realm: RealmRow, sender: UserRow, input: S
   if (!othersAreBots && !membership.has(realm.direct_message_permission_group_id) && !isRealmAdmin(sender)) {
     throw new ApiError("You do not have permission to send direct messages to this recipient.");
   }
-  const recipientId = await directRecipientId(tx, realm.id, participantIds);
   const participants = [...new Map([sender, ...recipients].map((u) => [u.id, u])).values()];
+  // Before the conversation exists: guests in it meet the others (can_access_all_users_group, FL 228).
+  if (deps) await publishAccessGainedByDirectMessage(deps, tx, realm.id, participants);
+  const recipientId = await directRecipientId(tx, realm.id, participantIds);
   return { recipientId, channel: null, topic: "", userIds: participantIds, senderSubscribed: true, participants };
 }
 
@@ -158,6 +163,7 @@ export async function wildcardFlags(
  * message them. Scheduled messages go through it when scheduled and again when delivered.
  */
 export async function checkDelivery(
+  deps: AppDeps | null,
   tx: Tx,
   realm: RealmRow,
   sender: UserRow,
@@ -166,7 +172,7 @@ export async function checkDelivery(
 ): Promise<Delivery> {
   const kind = checkMessageParams(input.type);
   const full = { ...input, content: "", client: "" };
-  return kind === "channel" ? channelDelivery(tx, realm, sender, full, membership) : directDelivery(tx, realm, sender, full, membership);
+  return kind === "channel" ? channelDelivery(tx, realm, sender, full, membership) : directDelivery(deps, tx, realm, sender, full, membership);
 }
 
 export async function checkSendMessage(deps: AppDeps, realm: RealmRow, sender: UserRow, input: SendMessageInput): Promise<{ id: number }> {
@@ -174,7 +180,7 @@ export async function checkSendMessage(deps: AppDeps, realm: RealmRow, sender: U
   const content = normalizeContent(input.content);
   return transaction(deps.store, async (tx) => {
     const membership = await Membership.load(tx, sender);
-    const delivery = await checkDelivery(tx, realm, sender, input, membership);
+    const delivery = await checkDelivery(deps, tx, realm, sender, input, membership);
     const id = await doSendMessage(deps, tx, realm, sender, membership, delivery, content, {
       client: input.client,
       readBySender: input.readBySender,
@@ -319,19 +325,13 @@ async function publishMessageEvents(
     { applyMarkdown: true, gravatar: deps.config.enableGravatar, clientGravatar: false, allowEmptyTopicName: true },
   );
   delete html.flags;
+  // A sender who is not subscribed may be one some guests cannot access (Zulip's
+  // user_ids_without_access_to_sender): they get the message from "Unknown user".
+  const hidden = await senderHiddenFrom(deps, tx, realm, sender, delivery);
   for (const [flags, userIds] of groupBy(rows, (r) => r.flags, (r) => r.user_id)) {
-    publishOnCommit(
-      tx,
-      deps.events,
-      {
-        type: "message",
-        message: html,
-        flags: flagNames(flags),
-        raw_content: message.content,
-        sender_queue_id: opts.queueId,
-        local_message_id: opts.localId,
-      },
-      userIds,
-    );
+    for (const [ids, body] of [[userIds.filter((id) => !hidden.ids.has(id)), html], [userIds.filter((id) => hidden.ids.has(id)), hidden.message(html)]] as const) {
+      const event = { type: "message", message: body, flags: flagNames(flags), raw_content: message.content, sender_queue_id: opts.queueId, local_message_id: opts.localId };
+      publishOnCommit(tx, deps.events, event, ids);
+    }
   }
 }

@@ -14,6 +14,7 @@ import { getSubscriptionRows, subscribeUsers } from "../store/subscriptions.js";
 import type { ChannelRow, RealmRow, SubscriptionRow, UserRow } from "../store/types.js";
 import { channelAudiences } from "./channel-audience.js";
 import { channelPresenter } from "./channel-views.js";
+import { publishAccessGainedBySubscribing } from "./user-access-events.js";
 
 export interface SubscriptionPair {
   user: UserRow;
@@ -67,6 +68,9 @@ export async function doAddSubscriptions(
     }
   }
   const changed = channels.filter((c) => newRows.has(c.id) || created.has(c.id));
+  // Guests limited by can_access_all_users_group meet their new peers first (realm_user add).
+  const joined = new Map([...newRows].map(([channelId, rows]) => [channels.find((c) => c.id === channelId)!.recipient_id as number, rows.map((r) => r.user_id)]));
+  await publishAccessGainedBySubscribing(deps, tx, realm.id, joined, [...newRows.values()].flat().map((r) => r.id));
   await publishSubscriptionEvents(deps, tx, realm, changed, newRows, { created, audiencesBefore });
   return result;
 }

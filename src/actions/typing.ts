@@ -1,8 +1,12 @@
 /**
  * Typing notifications (spec 4.1, section 6). The server keeps no typing state: it validates and
  * fans a `typing` event out to the conversation's users whose receives_typing_notifications is on.
+ * A guest limited by can_access_all_users_group may not type to users they may not access (the
+ * event would show them their addresses): the error of sending them a message. Channel
+ * subscribers who may not access the sender see the sender's placeholder address.
  */
 import { accessChannelById } from "../access/channels.js";
+import { checkSenderCanAccessRecipients, partitionByAccess } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError, invalidParam, missingParam } from "../errors.js";
 import { normalizeTopic } from "../lib/topics.js";
@@ -12,6 +16,8 @@ import { getSubscriberIds } from "../store/subscriptions.js";
 import type { UserRow } from "../store/types.js";
 import { getUsersByIds } from "../store/users.js";
 import { canPostToChannel } from "../policy/channels.js";
+import { inaccessibleUserEmail } from "../lib/present-user.js";
+import { placeholderEmailDomain } from "./user-access-events.js";
 
 /** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: larger channels get no typing events. */
 export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
@@ -43,6 +49,7 @@ export async function checkSendTyping(deps: AppDeps, sender: UserRow, input: Typ
     const everyone = await getUsersByIds(tx, sender.realm_id, [...new Set([sender.id, ...ids])]);
     const missing = ids.find((id) => !everyone.some((u) => u.id === id && u.is_active));
     if (missing !== undefined) throw new ApiError(`Invalid user ID ${missing}`);
+    await checkSenderCanAccessRecipients(tx, sender, everyone);
     const event = {
       type: "typing",
       op: input.op,
@@ -68,7 +75,12 @@ export async function checkSendTyping(deps: AppDeps, sender: UserRow, input: Typ
     stream_id: channel.id,
     topic: normalizeTopic(input.topic),
   };
-  deps.events.publish(event, (await receivers(tx, sender.realm_id, subscribers)).map((u) => u.id));
+  const audience = await partitionByAccess(tx, sender, (await receivers(tx, sender.realm_id, subscribers)).map((u) => u.id));
+  deps.events.publish(event, audience.accessing);
+  if (audience.notAccessing.length > 0) {
+    const placeholder = { user_id: sender.id, email: inaccessibleUserEmail(sender.id, await placeholderEmailDomain(tx, deps.config, sender.realm_id)) };
+    deps.events.publish({ ...event, sender: placeholder }, audience.notAccessing);
+  }
 }
 
 export function checkTypingType(type: string): TypingInput["type"] {

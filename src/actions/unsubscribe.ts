@@ -19,6 +19,7 @@ import type { ChannelRow, RealmRow, UserRow } from "../store/types.js";
 import { channelAudiences } from "./channel-audience.js";
 import { channelDeleteEvent } from "./channel-views.js";
 import { resolvePrincipals } from "./subscribe.js";
+import { publishAccessLostByUnsubscribing } from "./user-access-events.js";
 import type { SubscriptionPair } from "./subscriptions-add.js";
 
 /** The named channels the user may see; a hidden or missing one is STREAM_DOES_NOT_EXIST. */
@@ -83,6 +84,8 @@ export async function doRemoveSubscriptions(
     }
   }
   await publishRemovalEvents(deps, tx, realm, removed, removedIds);
+  const left = new Map([...removedIds].map(([channelId, ids]) => [channels.find((c) => c.id === channelId)!.recipient_id as number, ids]));
+  await publishAccessLostByUnsubscribing(deps, tx, realm.id, left);
   return { removed, notSubscribed };
 }
 
@@ -99,10 +102,9 @@ async function publishRemovalEvents(
     const subscriptions = pairs.map((p) => ({ name: p.channel.name, stream_id: p.channel.id }));
     publishOnCommit(tx, deps.events, { type: "subscription", op: "remove", subscriptions }, [userId]);
     const membership = await Membership.load(tx, pairs[0].user);
-    const lost = pairs.map((p) => p.channel).filter((c) => c.invite_only && !canSeeChannelMetadata({ membership, subscribed: false }, c));
-    if (lost.length > 0) {
-      publishOnCommit(tx, deps.events, channelDeleteEvent(lost.map((c) => c.id)), [userId]);
-    }
+    // Private channels, and for guests public ones too (Zulip's check_basic_stream_access).
+    const lost = pairs.map((p) => p.channel).filter((c) => !canSeeChannelMetadata({ membership, subscribed: false }, c));
+    if (lost.length > 0) publishOnCommit(tx, deps.events, channelDeleteEvent(lost.map((c) => c.id)), [userId]);
   }
   const channels = [...new Map(removed.map((p) => [p.channel.id, p.channel])).values()];
   const audiences = await channelAudiences(tx, realm.id, channels);

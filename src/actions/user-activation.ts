@@ -1,9 +1,12 @@
 /**
  * Deactivating and reactivating accounts (Zulip's deactivate-user, deactivate-own-user,
  * reactivate-user). A deactivated user's bots are deactivated with them; the last owner, and the
- * last active account, cannot be deactivated (CANNOT_DEACTIVATE_LAST_USER).
+ * last active account, cannot be deactivated (CANNOT_DEACTIVATE_LAST_USER). Under
+ * can_access_all_users_group a deactivated user's channels stop giving guests access to them:
+ * the is_active change goes to those who may still access them (FL 303), and guests who lose or
+ * regain access get realm_user remove or add (actions/user-access-events.ts).
  */
-import { accessUserById } from "../access/users.js";
+import { accessUserById, userIdsWhoCanAccess } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError, mustBeOwner } from "../errors.js";
 import { isOwner } from "../policy/roles.js";
@@ -18,6 +21,7 @@ import {
   setSubscriptionsUserActive,
   updateUser,
 } from "../store/users.js";
+import { publishAccessChangeOfUser } from "./user-access-events.js";
 import { isLastOwner } from "./user-admin.js";
 import { publishActivityChange, publishBotAdded, publishBotDeleted, publishUserUpdate } from "./user-events.js";
 
@@ -31,6 +35,7 @@ export function cannotDeactivateLastUser(isLastOwnerOfRealm: boolean): ApiError 
 }
 
 async function deactivateOne(deps: AppDeps, tx: Tx, actor: UserRow, user: UserRow): Promise<void> {
+  const audienceBefore = await userIdsWhoCanAccess(tx, user);
   await updateUser(tx, user.id, { is_active: false });
   await setSubscriptionsUserActive(tx, user.id, false);
   await deleteSessionsOfUser(tx, user.id);
@@ -41,7 +46,9 @@ async function deactivateOne(deps: AppDeps, tx: Tx, actor: UserRow, user: UserRo
     acting_user_id: actor.id,
     modified_user_id: user.id,
   });
-  await publishUserUpdate(deps, tx, user.realm_id, { user_id: user.id, is_active: false });
+  const audienceAfter = await userIdsWhoCanAccess(tx, user);
+  await publishUserUpdate(deps, tx, user.realm_id, { user_id: user.id, is_active: false }, audienceAfter);
+  await publishAccessChangeOfUser(deps, tx, { ...user, is_active: false }, audienceBefore, audienceAfter);
   await publishActivityChange(deps, tx, user, false);
   if (user.is_bot) await publishBotDeleted(deps, tx, user);
 }
@@ -82,6 +89,7 @@ export async function reactivateUserAccount(deps: AppDeps, realm: RealmRow, acto
         `There is already an active bot named "${target.full_name}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
       );
     }
+    const audienceBefore = await userIdsWhoCanAccess(tx, target);
     await updateUser(tx, target.id, { is_active: true });
     await setSubscriptionsUserActive(tx, target.id, true);
     await insertAuditLog(tx, {
@@ -91,7 +99,9 @@ export async function reactivateUserAccount(deps: AppDeps, realm: RealmRow, acto
       acting_user_id: actor.id,
       modified_user_id: target.id,
     });
-    await publishUserUpdate(deps, tx, realm.id, { user_id: target.id, is_active: true });
+    const audienceAfter = await userIdsWhoCanAccess(tx, target);
+    await publishAccessChangeOfUser(deps, tx, { ...target, is_active: true }, audienceBefore, audienceAfter);
+    await publishUserUpdate(deps, tx, realm.id, { user_id: target.id, is_active: true }, audienceAfter);
     await publishActivityChange(deps, tx, target, true);
     if (target.is_bot) await publishBotAdded(deps, tx, { ...target, is_active: true });
   });

@@ -1,11 +1,14 @@
 /**
- * realm_user and realm_bot events (Zulip's OpenAPI event shapes). Every active account of the realm
- * hears about users; delivery_email goes only to those who may see it (policy/email-visibility).
- * Bot details, API key included, go to the bot's owner and the administrators.
+ * realm_user and realm_bot events (Zulip's OpenAPI event shapes). Every active account that may
+ * access a user hears about them (all of the realm unless can_access_all_users_group limits guests,
+ * FL 228; Zulip's get_user_ids_who_can_access_user); delivery_email goes only to those who may see
+ * it (policy/email-visibility). Bot details, API key included, go to the bot's owner and the
+ * administrators.
  */
+import { loadUserAccess, userIdsWhoCanAccess } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
 import { publishOnCommit } from "../events/bus.js";
-import { presentBot, presentUser } from "../lib/present-user.js";
+import { presentBot, presentInaccessibleUser, presentUser } from "../lib/present-user.js";
 import { canSeeDeliveryEmail } from "../policy/email-visibility.js";
 import { ROLE, isRealmAdmin } from "../policy/roles.js";
 import { getChannelsByIds } from "../store/channels.js";
@@ -14,15 +17,21 @@ import { getDirectGroupIds } from "../store/groups.js";
 import { getUserChannelSubscriptions } from "../store/subscriptions.js";
 import { getNamedGroupsByIds } from "../store/user-groups.js";
 import type { UserRow } from "../store/types.js";
-import { listActiveAdminIds, listActiveUserIds, listActiveUsers } from "../store/users.js";
+import { getUserById, listActiveAdminIds, listActiveUserIds, listActiveUsers } from "../store/users.js";
 import { channelAudiences } from "./channel-audience.js";
 import { publishGroupSettingsOfUser } from "./group-setting-members-events.js";
 import { publishGroupEvent } from "./user-groups.js";
+import { placeholderEmailDomain } from "./user-access-events.js";
 import { splitByEmailAccess } from "./user-views.js";
 
-/** realm_user update with one changed property of `person` (always with user_id). */
-export async function publishUserUpdate(deps: AppDeps, tx: Tx, realmId: number, person: Record<string, unknown>): Promise<void> {
-  publishOnCommit(tx, deps.events, { type: "realm_user", op: "update", person }, await listActiveUserIds(tx, realmId));
+/**
+ * realm_user update with one changed property of `person` (always with user_id), to those who may
+ * access them (or to `audience`, when the caller worked it out already).
+ */
+export async function publishUserUpdate(deps: AppDeps, tx: Tx, realmId: number, person: Record<string, unknown>, audience?: readonly number[]): Promise<void> {
+  const target = audience ? undefined : await getUserById(tx, realmId, person.user_id as number);
+  audience ??= target ? await userIdsWhoCanAccess(tx, target) : await listActiveUserIds(tx, realmId);
+  publishOnCommit(tx, deps.events, { type: "realm_user", op: "update", person }, audience);
 }
 
 /** Who hears about a bot: its owner and the organization administrators. */
@@ -56,14 +65,22 @@ export async function publishGroupMembershipChanges(deps: AppDeps, tx: Tx, user:
   }
 }
 
-/** realm_user add (and realm_bot add for bots) for a new account, then its group memberships. */
+/**
+ * realm_user add (and realm_bot add for bots) for a new account, then its group memberships.
+ * Guests who may not access the new user (Zulip's notify_created_user) get an "Unknown user"
+ * placeholder, unless their client declared user_list_incomplete (FL 232): then nothing.
+ */
 export async function publishUserAdded(deps: AppDeps, tx: Tx, user: UserRow): Promise<void> {
-  const audience = await listActiveUsers(tx, user.realm_id);
-  const { seeing, notSeeing } = splitByEmailAccess(user, audience);
+  const accessing = new Set(await userIdsWhoCanAccess(tx, user));
+  const everyone = await listActiveUsers(tx, user.realm_id);
+  const { seeing, notSeeing } = splitByEmailAccess(user, everyone.filter((u) => accessing.has(u.id)));
   for (const [ids, viewerSeesEmail] of [[seeing, true], [notSeeing, false]] as const) {
     const person = presentUser(user, { gravatar: deps.config.enableGravatar, clientGravatar: false, viewerSeesEmail, profileData: {} });
     publishOnCommit(tx, deps.events, { type: "realm_user", op: "add", person }, ids);
   }
+  const unknowing = everyone.filter((u) => !accessing.has(u.id)).map((u) => u.id);
+  const placeholder = { type: "realm_user", op: "add", person: presentInaccessibleUser(user.id, await placeholderEmailDomain(tx, deps.config, user.realm_id)) };
+  publishOnCommit(tx, deps.events, { ...placeholder, only_without: "user_list_incomplete" }, unknowing);
   // Ownerless bots are Parley's per-realm system bots (Notification Bot): nobody administers them.
   if (user.is_bot && user.bot_owner_id !== null) await publishBotAdded(deps, tx, user);
   await publishGroupMembershipChanges(deps, tx, user, [], await getDirectGroupIds(tx, user.id));
@@ -92,7 +109,8 @@ export async function publishDeliveryEmailChanges(
   before: UserRow,
   after: UserRow,
 ): Promise<void> {
-  const audience = await listActiveUsers(tx, after.realm_id);
+  const accessing = new Set(await userIdsWhoCanAccess(tx, after));
+  const audience = (await listActiveUsers(tx, after.realm_id)).filter((u) => accessing.has(u.id));
   const was = new Set(splitByEmailAccess(before, audience).seeing);
   const now = splitByEmailAccess(after, audience);
   const addressChanged = before.delivery_email !== after.delivery_email;
@@ -107,7 +125,9 @@ export async function publishDeliveryEmailChanges(
  * account whose real address they may now see, and null for every one they no longer may.
  */
 export async function publishViewerEmailAccessChanges(deps: AppDeps, tx: Tx, before: UserRow, after: UserRow): Promise<void> {
+  const access = await loadUserAccess(tx, after);
   for (const other of await listActiveUsers(tx, after.realm_id)) {
+    if (!access.canAccess(other)) continue;
     const could = canSeeDeliveryEmail(before, other);
     const can = canSeeDeliveryEmail(after, other);
     if (could === can) continue;

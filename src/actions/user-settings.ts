@@ -14,7 +14,8 @@ import { apiEmailFor, fakeEmailDomain } from "../policy/email-visibility.js";
 import { transaction, type Tx } from "../store/db.js";
 import { deleteDraftsOfUser } from "../store/drafts.js";
 import type { RealmRow, UserRow } from "../store/types.js";
-import { listActiveUserIds, updateUser } from "../store/users.js";
+import { updateUser } from "../store/users.js";
+import { userIdsWhoCanAccess } from "../access/users.js";
 import { doChangeFullName } from "./user-admin.js";
 import { publishDeliveryEmailChanges, publishUserUpdate } from "./user-events.js";
 import { checkHumanCaller } from "./caller-checks.js";
@@ -102,7 +103,7 @@ export async function updateOwnSettings(deps: AppDeps, realm: RealmRow, user: Us
       // `away` in user_status is the deprecated inverse of presence_enabled (FL 148): clients
       // that read it hear of the change as they would from POST /users/me/status.
       if (property === "presence_enabled") {
-        publishOnCommit(tx, deps.events, { type: "user_status", user_id: user.id, away: value === false }, await listActiveUserIds(tx, user.realm_id));
+        publishOnCommit(tx, deps.events, { type: "user_status", user_id: user.id, away: value === false }, await userIdsWhoCanAccess(tx, user));
       }
     }
   });

@@ -3,7 +3,7 @@
  * code points and an emoji, each changing only when passed; `away` is the deprecated inverse of
  * presence_enabled. Everyone in the realm hears of a change (user_status event).
  */
-import { accessUserById } from "../access/users.js";
+import { accessUserById, userIdsWhoCanAccess } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
@@ -12,7 +12,7 @@ import { settingOf } from "../lib/user-settings.js";
 import { transaction, type Tx } from "../store/db.js";
 import type { UserRow } from "../store/types.js";
 import { getUserStatus, saveUserStatus, type StatusChanges, type UserStatusRow } from "../store/user-status.js";
-import { listActiveUserIds, updateUser } from "../store/users.js";
+import { updateUser } from "../store/users.js";
 import { REACTION_TYPE, checkEmojiRequest, getEmojiData } from "./emoji-data.js";
 import { checkHumanCaller } from "./caller-checks.js";
 
@@ -57,7 +57,7 @@ function checkStatusText(input: StatusInput): string | undefined {
   return statusText;
 }
 
-/** Applies checked changes to `user`'s status and tells everyone in the realm. */
+/** Applies checked changes to `user`'s status and tells everyone who may access the user. */
 async function doUpdateStatus(deps: AppDeps, tx: Tx, user: UserRow, input: StatusInput, statusText: string | undefined): Promise<void> {
   const changes: StatusChanges = { ...(await checkStatusEmoji(tx, user.realm_id, input)) };
   if (statusText !== undefined) changes.status_text = statusText;
@@ -70,7 +70,8 @@ async function doUpdateStatus(deps: AppDeps, tx: Tx, user: UserRow, input: Statu
     event.away = input.away;
   }
   if (Object.keys(changes).length > 0) await saveUserStatus(tx, user.id, changes, deps.clock.now());
-  publishOnCommit(tx, deps.events, event as { type: string }, await listActiveUserIds(tx, user.realm_id));
+  // To those who may access the user (can_access_all_users_group, FL 228).
+  publishOnCommit(tx, deps.events, event as { type: string }, await userIdsWhoCanAccess(tx, user));
 }
 
 /** POST /users/me/status. */

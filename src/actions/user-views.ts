@@ -3,11 +3,13 @@
  * and realm_user events: delivery_email per policy/email-visibility, avatar_url per
  * client_gravatar, profile_data only when asked for and never for bots.
  */
+import { loadUserAccess } from "../access/users.js";
 import { presentUser } from "../lib/present-user.js";
 import { canSeeDeliveryEmail } from "../policy/email-visibility.js";
 import type { Tx } from "../store/db.js";
 import { getProfileDataForUsers } from "../store/profile-fields.js";
 import type { UserRow } from "../store/types.js";
+import { listUsers } from "../store/users.js";
 
 export interface UserViewOptions {
   /** Zulip's ENABLE_GRAVATAR (config.enableGravatar). */
@@ -31,6 +33,18 @@ export async function presentUsersFor(
       profileData: profiles?.get(user.id),
     }),
   );
+}
+
+/**
+ * GET /users: every account the viewer may access. Users a guest may not access under
+ * can_access_all_users_group are left out, never sent as "Unknown user" (FL 437; Zulip's
+ * get_users_for_api with user_list_incomplete).
+ */
+export async function listUsersForViewer(tx: Tx, viewer: UserRow, opts: UserViewOptions & { userIds?: readonly number[] }): Promise<Record<string, unknown>[]> {
+  const [users, access] = await Promise.all([listUsers(tx, viewer.realm_id), loadUserAccess(tx, viewer)]);
+  // user_ids (FL 384): only these users; ids that name nobody the viewer may see are left out.
+  const wanted = opts.userIds === undefined ? null : new Set(opts.userIds);
+  return presentUsersFor(tx, viewer, users.filter((u) => access.canAccess(u) && (wanted === null || wanted.has(u.id))), opts);
 }
 
 /**

@@ -10,6 +10,7 @@ import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import { parseNarrow, type NarrowTerm } from "../lib/narrow.js";
 import { readTx } from "../store/db.js";
+import { fakeEmailDomain } from "../policy/email-visibility.js";
 
 const nonNegative = (value: number, name: string) => {
   if (value < 0) throw invalidParam(`${name} is too small`);
@@ -50,6 +51,7 @@ export const getMessagesEndpoint = endpoint({
       gravatar: ctx.deps.config.enableGravatar,
       clientGravatar: params.client_gravatar,
       allowEmptyTopicName: params.allow_empty_topic_name,
+      viewer: { user: ctx.user, emailDomain: fakeEmailDomain(ctx.deps.config, ctx.realm.string_id) },
     });
   },
 });

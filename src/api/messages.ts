@@ -6,6 +6,7 @@ import { clientName } from "../http/client-name.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import { readTx } from "../store/db.js";
+import { fakeEmailDomain } from "../policy/email-visibility.js";
 
 export const sendMessage = endpoint({
   method: "POST",
@@ -51,7 +52,13 @@ export const getMessage = endpoint({
       ctx.realm,
       [message],
       flags === null ? new Map() : new Map([[message.id, flags]]),
-      { applyMarkdown: params.apply_markdown, gravatar: ctx.deps.config.enableGravatar, clientGravatar: false, allowEmptyTopicName: params.allow_empty_topic_name },
+      {
+        applyMarkdown: params.apply_markdown,
+        gravatar: ctx.deps.config.enableGravatar,
+        clientGravatar: false,
+        allowEmptyTopicName: params.allow_empty_topic_name,
+        viewer: { user: ctx.user, emailDomain: fakeEmailDomain(ctx.deps.config, ctx.realm.string_id) },
+      },
     );
     return { raw_content: message.content, message: presented };
   },

@@ -1,7 +1,7 @@
 /** Presence endpoints: update own presence, realm presence, one user's presence. */
-import { userIdFromSegment } from "../access/users.js";
+import { loadUserAccess, userIdFromSegment } from "../access/users.js";
 import { checkHumanCaller } from "../actions/caller-checks.js";
-import { presentPresenceLegacy, presentPresenceModern, presentUserPresence } from "../actions/presence.js";
+import { presenceRowsFor, presentPresenceLegacy, presentPresenceModern, presentUserPresence } from "../actions/presence.js";
 import { ApiError, invalidUser } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
@@ -34,7 +34,7 @@ export const updatePresence = endpoint({
     const now = ctx.deps.clock.now();
     ctx.deps.presence.record(ctx.user, params.status === "active", now);
     if (params.ping_only) return {};
-    const rows = await ctx.deps.presence.realmPresence(ctx.realm.id, now);
+    const rows = await presenceRowsFor(ctx.deps, ctx.user, await ctx.deps.presence.realmPresence(ctx.realm.id, now));
     const modern = params.slim_presence || params.last_update_id !== undefined;
     const since = params.last_update_id ?? -1;
     const changed = rows.filter((r) => r.last_update_id > since);
@@ -55,7 +55,7 @@ export const getRealmPresence = endpoint({
   params: {},
   async handler(ctx) {
     const now = ctx.deps.clock.now();
-    const rows = await ctx.deps.presence.realmPresence(ctx.realm.id, now);
+    const rows = await presenceRowsFor(ctx.deps, ctx.user, await ctx.deps.presence.realmPresence(ctx.realm.id, now));
     return {
       presences: await presencesBody(rows, false, () => getUsersByIds(readTx(ctx.deps.store), ctx.realm.id, rows.map((r) => r.user_id))),
       server_timestamp: now,
@@ -73,6 +73,9 @@ export const getUserPresence = endpoint({
     const id = userIdFromSegment(user_id);
     const target = id !== null ? await getUserById(tx, ctx.realm.id, id) : await getUserByDeliveryEmail(tx, ctx.realm.id, user_id);
     if (!target) throw invalidUser();
+    if (ctx.deps.config.canAccessAllUsersGroupLimitsPresence && !(await loadUserAccess(tx, ctx.user)).canAccess(target)) {
+      throw new ApiError("Insufficient permission");
+    }
     const row = await ctx.deps.presence.userPresence(target.id);
     if (!row) throw new ApiError(`No presence data for ${target.email}`);
     return { presence: presentUserPresence(row, ctx.deps.clock.now()) };

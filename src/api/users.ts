@@ -6,7 +6,7 @@ import { accessUserByIdOrEmail } from "../access/users.js";
 import { checkProfileDataParam } from "../actions/profile-data.js";
 import { deactivateOwnAccount, deactivateUserAccount, reactivateUserAccount } from "../actions/user-activation.js";
 import { updateUserAccount } from "../actions/user-admin.js";
-import { presentUsersFor } from "../actions/user-views.js";
+import { listUsersForViewer, presentUsersFor } from "../actions/user-views.js";
 import { createUserAccount } from "../actions/users.js";
 import { ApiError } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
@@ -15,7 +15,6 @@ import { presentUser } from "../lib/present-user.js";
 import { ROLES } from "../policy/roles.js";
 import { readTx } from "../store/db.js";
 import { getMaxMessageId, getProfileData } from "../store/profile.js";
-import { listUsers } from "../store/users.js";
 
 export const getOwnUser = endpoint({
   method: "GET",
@@ -62,10 +61,8 @@ export const getUsers = endpoint({
   params: { ...viewParams, user_ids: p.intList().optional() },
   async handler(ctx, params) {
     const tx = readTx(ctx.deps.store);
-    const all = await listUsers(tx, ctx.realm.id);
-    const ids = params.user_ids === undefined ? null : new Set(params.user_ids);
-    const wanted = ids === null ? all : all.filter((u) => ids.has(u.id));
-    const members = await presentUsersFor(tx, ctx.user, wanted, {
+    const members = await listUsersForViewer(tx, ctx.user, {
+      userIds: params.user_ids,
       gravatar: ctx.deps.config.enableGravatar,
       clientGravatar: params.client_gravatar,
       includeCustomProfileFields: params.include_custom_profile_fields,

@@ -37,7 +37,8 @@ export const CLIENT_CAPABILITIES: Readonly<Record<string, ClientCapability>> = {
   },
   user_list_incomplete: {
     featureLevel: 232,
-    honouredBy: "accepted; Parley does not yet limit which users guests may see (can_access_all_users_group has no effect), so the list is always complete",
+    honouredBy:
+      "a guest limited by can_access_all_users_group gets no \"Unknown user\" placeholders in realm_users (events/state/people.ts) nor realm_user add for new users they may not access (actions/user-events.ts, only_without)",
   },
   include_deactivated_groups: { featureLevel: 294, honouredBy: "deactivated groups and their events (events/state/people.ts, actions/user-groups.ts)" },
   archived_channels: { featureLevel: 315, honouredBy: "archived channels and their events (events/state/channels.ts, actions/archive-channel.ts)" },

@@ -34,7 +34,8 @@ interface Waiter {
  * `only_without` name a client capability the receiving queue must (or must not) have declared:
  * Zulip sends archived channels and deactivated groups, and their changes, only to clients that
  * declared archived_channels / include_deactivated_groups, and the older shapes (stream delete
- * and create, user_group remove and add) to the others (zulip-facts section f; FL 294, 378).
+ * and create, user_group remove and add) to the others (zulip-facts section f; FL 294, 378); the
+ * "Unknown user" realm_user add only to clients without user_list_incomplete (FL 232).
  */
 const INTERNAL_FIELDS = ["raw_content", "sender_queue_id", "local_message_id", "only_with", "only_without"] as const;
 

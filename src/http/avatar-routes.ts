@@ -6,7 +6,8 @@
  * - the images Parley draws itself where Zulip would show Gravatar or its default image
  *   (lib/avatar-urls.ts): `/user_avatars/{realm_id}/defaults/{user_id}.png` (100 px) and
  *   `{user_id}-medium.png` (500 px), the realm's icon `realm-icon.png`, and the avatar of unknown
- *   users `/static/images/default-avatar.png`. These are public, as avatars are in Zulip, and name
+ *   users `/static/images/default-avatar.png`, and the one of users a guest may not access
+ *   `/static/images/unknown-user-avatar.png`. These are public, as avatars are in Zulip, and name
  *   nothing but ids; drawn from the ids alone, each is the same forever and cached for good.
  * Errors keep Zulip's JSON envelope (the app's error handler).
  */
@@ -18,7 +19,7 @@ import type { AppDeps } from "../deps.js";
 import { sendCachedBody } from "./cached-body.js";
 import { subdomainFromHost } from "./realm-host.js";
 import { authenticateBasicOrSession, sessionTokenOf } from "./session-auth.js";
-import { AVATAR_SIZE, MEDIUM_AVATAR_SIZE } from "../lib/avatar-urls.js";
+import { AVATAR_SIZE, INACCESSIBLE_USER_AVATAR_PATH, MEDIUM_AVATAR_SIZE } from "../lib/avatar-urls.js";
 import { identiconPng } from "../lib/identicon.js";
 import { readTx } from "../store/db.js";
 import { getRealmBySubdomain } from "../store/realms.js";
@@ -72,5 +73,6 @@ export function registerAvatarRoutes(app: FastifyInstance, deps: AppDeps): void 
     return image(request, reply, `user:${realm_id}:${m[1]}`, m[2] ? MEDIUM_AVATAR_SIZE : AVATAR_SIZE);
   });
   app.get("/static/images/default-avatar.png", async (request, reply) => image(request, reply, "unknown", AVATAR_SIZE));
+  app.get(INACCESSIBLE_USER_AVATAR_PATH, async (request, reply) => image(request, reply, "inaccessible", AVATAR_SIZE));
   app.get("/static/images/default-avatar-medium.png", async (request, reply) => image(request, reply, "unknown", MEDIUM_AVATAR_SIZE));
 }

@@ -47,6 +47,12 @@ export function unknownUserAvatarPath(medium = false): string {
 }
 
 /**
+ * The avatar of a user the viewer may not access (Zulip's get_avatar_for_inaccessible_user, a
+ * static image): the same for every such user, so it tells nothing about them.
+ */
+export const INACCESSIBLE_USER_AVATAR_PATH = "/static/images/unknown-user-avatar.png";
+
+/**
  * A user's avatar_url: null when the client computes Gravatar URLs itself and may see the email
  * they are made from (client_gravatar), for a user without an uploaded avatar, if Gravatar is on.
  */

@@ -1,6 +1,8 @@
 /** The message object of spec section 2, built from loaded rows (pure). */
 import { flagNames } from "./flags.js";
-import { avatarUrl } from "./avatar-urls.js";
+import { INACCESSIBLE_USER_AVATAR_PATH, avatarUrl } from "./avatar-urls.js";
+import { inaccessibleUserEmail } from "./present-user.js";
+import { INACCESSIBLE_USER_NAME } from "../policy/user-access.js";
 import { displayTopic } from "./topics.js";
 import type { MessageRow, UserRow } from "../store/types.js";
 
@@ -96,4 +98,18 @@ export function presentMessage(m: MessageRow, x: MessageExtras, opts: PresentMes
     out.edit_history = [...x.edits].reverse().map((e) => presentEdit(e, opts.allowEmptyTopicName));
   }
   return out;
+}
+
+/**
+ * A message object as a viewer who may not access its sender sees it (can_access_all_users_group;
+ * Zulip's MessageDict.finalize_payload with can_access_sender false): "Unknown user", the
+ * placeholder address and the unknown-user avatar. The sender's id stays.
+ */
+export function withInaccessibleSender(message: Record<string, unknown>, emailDomain: string): Record<string, unknown> {
+  return {
+    ...message,
+    sender_full_name: INACCESSIBLE_USER_NAME,
+    sender_email: inaccessibleUserEmail(message.sender_id as number, emailDomain),
+    avatar_url: INACCESSIBLE_USER_AVATAR_PATH,
+  };
 }

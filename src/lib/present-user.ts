@@ -1,7 +1,8 @@
 /** The user object of spec section 2, built from a row for a given viewer. */
 import { ROLE } from "../policy/roles.js";
+import { INACCESSIBLE_USER_NAME } from "../policy/user-access.js";
 import type { UserRow } from "../store/types.js";
-import { avatarUrl, fullAvatarUrl, type AvatarView } from "./avatar-urls.js";
+import { INACCESSIBLE_USER_AVATAR_PATH, avatarUrl, fullAvatarUrl, type AvatarView } from "./avatar-urls.js";
 
 /** Zulip's timestamp text: ISO 8601 with an explicit +00:00 offset. */
 export function isoTimestamp(seconds: number): string {
@@ -47,6 +48,38 @@ export function presentUser(user: PresentableUser, opts: PresentUserOptions): Re
   if (user.is_deleted) out.is_deleted = true;
   if (opts.profileData && !user.is_bot) out.profile_data = opts.profileData;
   return out;
+}
+
+/** An inaccessible user's placeholder address, as Zulip writes it: `user{id}@{fake email domain}`. */
+export function inaccessibleUserEmail(userId: number, emailDomain: string): string {
+  return `user${userId}@${emailDomain}`;
+}
+
+/**
+ * The "Unknown user" object that stands for a user the viewer may not access (Zulip's
+ * get_data_for_inaccessible_user): the usual fields, with placeholder data whose only variable
+ * content is the id.
+ */
+export function presentInaccessibleUser(userId: number, emailDomain: string): Record<string, unknown> {
+  return {
+    email: inaccessibleUserEmail(userId, emailDomain),
+    user_id: userId,
+    avatar_version: 1,
+    is_admin: false,
+    is_owner: false,
+    is_guest: false,
+    role: ROLE.MEMBER,
+    is_bot: false,
+    full_name: INACCESSIBLE_USER_NAME,
+    timezone: "",
+    is_active: true,
+    // The Unix epoch, as Zulip's placeholder has it.
+    date_joined: "1970-01-01T00:00:00+00:00",
+    delivery_email: null,
+    avatar_url: INACCESSIBLE_USER_AVATAR_PATH,
+    profile_data: {},
+    is_imported_stub: false,
+  };
 }
 
 /** A bot's default channels by name (Zulip reports names, or null when unset). */

@@ -9,7 +9,7 @@ export async function getUsersForMentions(tx: Tx, realmId: number, names: readon
   if (names.length === 0 && ids.length === 0) return [];
   return tx.db
     .selectFrom("users")
-    .select(["id", "full_name", "email", "is_active"])
+    .select(["id", "full_name", "email", "is_active", "is_bot"])
     .where("realm_id", "=", realmId)
     .where((eb) =>
       eb.or([

@@ -8,7 +8,7 @@
  */
 import { CHANNEL_HANDLERS } from "./apply-channel-events.js";
 import { ORG_HANDLERS } from "./apply-org-events.js";
-import { channelObjects, type Event, type Handler, type State } from "./event-state.js";
+import { channelObjects, type ClientTraits, type Event, type Handler, type State } from "./event-state.js";
 
 interface StreamBucket { stream_id: number; topic: string; unread_message_ids: number[] }
 interface PmBucket { other_user_id: number; sender_id: number; unread_message_ids: number[] }
@@ -164,12 +164,12 @@ const MESSAGE_HANDLERS: Record<string, Handler> = {
 const HANDLERS: Record<string, Handler> = { ...MESSAGE_HANDLERS, ...CHANNEL_HANDLERS, ...ORG_HANDLERS };
 
 /** The state after `events`, as a client following Zulip's documented semantics would hold it. */
-export function applyEvents(state: State, events: readonly Event[]): State {
+export function applyEvents(state: State, events: readonly Event[], client: ClientTraits = {}): State {
   const out = structuredClone(state);
   for (const e of events) {
     const handler = HANDLERS[e.type];
     if (!handler) throw new Error(`applyEvents: no handler for event type ${e.type}`);
-    handler(out, e);
+    handler(out, e, client);
   }
   return out;
 }

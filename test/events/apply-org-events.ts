@@ -3,7 +3,16 @@
  * realm_user, realm_bot, user_group, settings, statuses, topics, profile fields, linkifiers, emoji,
  * drafts, scheduled messages, reminders, alert words and presence, to the register sections they keep current.
  */
-import { SUBSCRIPTION_LISTS, changeSubscribers, inconsistent, type Event, type Handler, type State } from "./event-state.js";
+import {
+  SUBSCRIPTION_LISTS,
+  changeSubscribers,
+  inaccessibleUserObject,
+  inconsistent,
+  type ClientTraits,
+  type Event,
+  type Handler,
+  type State,
+} from "./event-state.js";
 
 const ROLE = { OWNER: 100, ADMINISTRATOR: 200, MODERATOR: 300, GUEST: 600 };
 
@@ -83,16 +92,30 @@ function updatePerson(state: State, e: Event): void {
   }
 }
 
-function onRealmUser(state: State, e: Event): void {
+/**
+ * Zulip's apply_event for realm_user: add files the person (replacing the "Unknown user" that
+ * stood for them, when a limited guest gains access, FL 228); remove, sent to a guest who loses
+ * access, leaves the placeholder in their place, or nothing for a user_list_incomplete client.
+ */
+function onRealmUser(state: State, e: Event, client: ClientTraits): void {
+  const id = e.person.user_id;
+  const drop = () => {
+    state.realm_users = state.realm_users.filter((p: State) => p.user_id !== id);
+    state.realm_non_active_users = state.realm_non_active_users.filter((p: State) => p.user_id !== id);
+  };
   if (e.op === "add") {
-    const id = e.person.user_id;
-    if ([...state.realm_users, ...state.realm_non_active_users].some((p: State) => p.user_id === id)) inconsistent(e, "realm_user add for a known user");
+    const known = [...state.realm_users, ...state.realm_non_active_users].find((p: State) => p.user_id === id);
+    if (known && known.full_name !== "Unknown user") inconsistent(e, "realm_user add for a known user");
+    drop();
     state.realm_users.push({ ...structuredClone(e.person), is_active: true });
   } else if (e.op === "update") {
     updatePerson(state, e);
   } else if (e.op === "remove") {
-    state.realm_users = state.realm_users.filter((p: State) => p.user_id !== e.person.user_id);
-    state.realm_non_active_users = state.realm_non_active_users.filter((p: State) => p.user_id !== e.person.user_id);
+    drop();
+    if (!client.userListIncomplete) {
+      if (client.placeholderDomain === undefined) inconsistent(e, "realm_user remove without a placeholder domain");
+      state.realm_users.push(inaccessibleUserObject(id, client.placeholderDomain));
+    }
   } else inconsistent(e, "unknown realm_user op");
 }
 

@@ -3,7 +3,40 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- register state and events are untyped JSON here */
 export type State = Record<string, any>;
 export type Event = Record<string, any>;
-export type Handler = (state: State, event: Event) => void;
+/** What a handler needs to know of the client beyond its state (its capabilities). */
+export interface ClientTraits {
+  /** Declared user_list_incomplete (FL 232): inaccessible users are left out, not placeholders. */
+  userListIncomplete?: boolean;
+  /** Domain of "Unknown user" placeholder addresses (Zulip's get_fake_email_domain). */
+  placeholderDomain?: string;
+}
+
+export type Handler = (state: State, event: Event, client: ClientTraits) => void;
+
+/**
+ * Zulip's get_data_for_inaccessible_user, written down as the documented data: the "Unknown user"
+ * object that stands for a user a limited guest may not access.
+ */
+export function inaccessibleUserObject(userId: number, domain: string): State {
+  return {
+    email: `user${userId}@${domain}`,
+    user_id: userId,
+    avatar_version: 1,
+    is_admin: false,
+    is_owner: false,
+    is_guest: false,
+    role: 400,
+    is_bot: false,
+    full_name: "Unknown user",
+    timezone: "",
+    is_active: true,
+    date_joined: "1970-01-01T00:00:00+00:00",
+    delivery_email: null,
+    avatar_url: "/static/images/unknown-user-avatar.png",
+    profile_data: {},
+    is_imported_stub: false,
+  };
+}
 
 /** The lists of POST /register that hold channel objects. */
 export const SUBSCRIPTION_LISTS = ["subscriptions", "unsubscribed", "never_subscribed"] as const;

@@ -22,6 +22,7 @@ import assert from "node:assert/strict";
 import { getNotificationBot } from "../../src/actions/notification-bot.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { getRealmById } from "../../src/store/realms.js";
+import { fakeEmailDomain } from "../../src/policy/email-visibility.js";
 import type { ApiResponse, TestRealm, TestUser, UserName } from "../helpers/fixtures.js";
 import { eventViolations } from "../helpers/contract/validator.js";
 import { applyEvents } from "./apply-events.js";
@@ -182,7 +183,11 @@ export async function verifyAction(
       const labels = events.map((e, i) => (expected[i]?.includes("/") ? `${e.type}/${e.op}` : e.type));
       assert.deepEqual(labels, expected, `${name}: delivered ${JSON.stringify(events)}`);
     }
-    const applied = applyEvents(before, events);
+    const capabilities = ({ ...REGISTER_PARAMS, ...opts.register }.client_capabilities ?? {}) as Record<string, boolean>;
+    const applied = applyEvents(before, events, {
+      userListIncomplete: Boolean(capabilities.user_list_incomplete),
+      placeholderDomain: fakeEmailDomain(t.deps.config, t.subdomain),
+    });
     const fresh = await register(t, v, opts.register ?? {});
     alignOptionalAvatars(applied, fresh);
     const skip = opts.serverRecomputed ?? [];

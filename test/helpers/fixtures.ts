@@ -106,7 +106,9 @@ export function testDeps(store: Store, configOverrides: Partial<Config> = {}, cl
   const events = new LocalEventBus();
   const queues = new QueueRegistry();
   events.subscribe((event, userIds) => queues.deliver(event, userIds));
-  return { config: testConfig(configOverrides), store, clock, events, queues, presence: new PresenceService(store, events), rateLimiter: null };
+  const config = testConfig(configOverrides);
+  const presence = new PresenceService(store, events, { limitToAccessible: config.canAccessAllUsersGroupLimitsPresence });
+  return { config, store, clock, events, queues, presence, rateLimiter: null };
 }
 
 /**
@@ -126,7 +128,9 @@ export async function createTestRealm(kind: StoreKind, configOverrides: Partial<
   events.subscribe((event, userIds) => published.push({ event, userIds: [...userIds] }));
   const queues = new QueueRegistry();
   events.subscribe((event, userIds) => queues.deliver(event, userIds));
-  const deps: AppDeps = { ...testDeps(testStore.store, configOverrides, clock), events, queues, presence: new PresenceService(testStore.store, events) };
+  const base = testDeps(testStore.store, configOverrides, clock);
+  const presence = new PresenceService(testStore.store, events, { limitToAccessible: base.config.canAccessAllUsersGroupLimitsPresence });
+  const deps: AppDeps = { ...base, events, queues, presence };
   if (configOverrides.rateLimiting) deps.rateLimiter = new MemoryRateCounter();
   const subdomain = "zulip";
   const { realmId, owner } = await checkCreateRealm(

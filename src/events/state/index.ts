@@ -2,13 +2,15 @@
  * POST /register's initial state, section by section, keyed by the event type whose events keep
  * that section current (Zulip's fetch_initial_state_data). Only requested sections are computed.
  */
+import { loadUserAccess, type UserAccess } from "../../access/users.js";
 import type { AppDeps } from "../../deps.js";
+import { fakeEmailDomain } from "../../policy/email-visibility.js";
 import { getRecipientMembers } from "../../store/channels.js";
 import type { Tx } from "../../store/db.js";
 import { getRecentDirectConversations } from "../../store/state.js";
 import { getUsersByIds } from "../../store/users.js";
 import { devicesState } from "../../actions/client-devices.js";
-import { presentPresenceLegacy, presentPresenceModern } from "../../actions/presence.js";
+import { presenceRowsFor, presentPresenceLegacy, presentPresenceModern } from "../../actions/presence.js";
 import { savedSnippetsState } from "../../actions/saved-snippets.js";
 import { remindersState } from "../../actions/reminders.js";
 import { scheduledMessagesState } from "../../actions/scheduled-messages.js";
@@ -46,11 +48,14 @@ export interface StateContext {
 /** What one register loads once for several sections. */
 interface Shared {
   channels?: Promise<VisibleChannels>;
+  access?: Promise<UserAccess>;
 }
 
 type Section = (c: StateContext, shared: Shared) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 const visibleChannels = (c: StateContext, shared: Shared) => (shared.channels ??= loadVisibleChannels(c.tx, c.realm, c.user, c.includeSubscribers, c.deps.clock.now()));
+/** Whom the registrant may access (can_access_all_users_group): realm_user, user_status, presence. */
+const userAccess = (c: StateContext, shared: Shared) => (shared.access ??= loadUserAccess(c.tx, c.user));
 
 async function recentConversations(c: StateContext) {
   const rows = await getRecentDirectConversations(c.tx, c.user.id);
@@ -66,7 +71,7 @@ async function recentConversations(c: StateContext) {
 /** Realm presence: keyed by user id (slim_presence) or, for old clients, by email. */
 async function presenceState(c: StateContext) {
   const now = c.deps.clock.now();
-  const rows = await c.deps.presence.realmPresence(c.realm.id, now, c.presenceHistoryDays);
+  const rows = await presenceRowsFor(c.deps, c.user, await c.deps.presence.realmPresence(c.realm.id, now, c.presenceHistoryDays));
   const presences = c.slimPresence
     ? Object.fromEntries(rows.map((r) => [String(r.user_id), presentPresenceModern(r)]))
     : Object.fromEntries(
@@ -91,8 +96,15 @@ const SECTIONS: Record<string, Section> = {
   realm_linkifiers: (c) => (c.capabilities.linkifier_url_template ? linkifiersState(c.tx, c.realm) : { realm_linkifiers: [] }),
   // The legacy name: always empty, as in Zulip, for its clients cannot read URL templates.
   realm_filters: () => ({ realm_filters: [] }),
-  realm_user: (c) =>
-    realmUserState(c.tx, c.realm, c.user, { gravatar: c.deps.config.enableGravatar, clientGravatar: c.clientGravatar, includeCustomProfileFields: true }),
+  realm_user: async (c, shared) =>
+    realmUserState(c.tx, c.realm, c.user, {
+      gravatar: c.deps.config.enableGravatar,
+      clientGravatar: c.clientGravatar,
+      includeCustomProfileFields: true,
+      access: await userAccess(c, shared),
+      userListIncomplete: Boolean(c.capabilities.user_list_incomplete),
+      emailDomain: fakeEmailDomain(c.deps.config, c.realm.string_id),
+    }),
   realm_user_groups: (c) => userGroupsState(c.tx, c.realm, { includeDeactivated: Boolean(c.capabilities.include_deactivated_groups) }),
   realm_user_settings_defaults: (c) => realmUserDefaultsState(c.tx, c.realm.id),
   stream: async (c, shared) => streamState(await visibleChannels(c, shared), { archivedChannels: Boolean(c.capabilities.archived_channels) }),
@@ -110,7 +122,7 @@ const SECTIONS: Record<string, Section> = {
   // Legacy settings keys only for clients without user_settings_object (FL 89): one copy of the data.
   update_display_settings: (c) => (c.capabilities.user_settings_object ? {} : legacyDisplaySettingsState(c.user)),
   update_global_notifications: (c) => (c.capabilities.user_settings_object ? {} : legacyNotificationSettingsState(c.user)),
-  user_status: (c) => userStatusState(c.tx, c.realm),
+  user_status: async (c, shared) => userStatusState(c.tx, c.realm, await userAccess(c, shared)),
   user_topic: (c) => userTopicsState(c.tx, c.user, { allowEmptyTopicName: Boolean(c.capabilities.empty_topic_name) }),
   channel_folder: (c) => channelFoldersState(c.tx, c.realm),
   recent_private_conversations: recentConversations,

@@ -1,5 +1,6 @@
 /** Smaller register sections: each reads one table of the user's or realm's data. */
 import { emojiStillFileName } from "../../lib/image-types.js";
+import type { UserAccess } from "../../access/users.js";
 import { displayTopic } from "../../lib/topics.js";
 import type { Tx } from "../../store/db.js";
 import { getLinkifiers } from "../../store/render-refs.js";
@@ -96,8 +97,12 @@ export async function userTopicsState(tx: Tx, user: UserRow, opts: { allowEmptyT
 
 const PRESENCE_SETTING = JSON.stringify("presence_enabled");
 
-/** Every active user's status, `away` included (the inverse of presence_enabled), as GET /users/{id}/status presents it. */
-export async function userStatusState(tx: Tx, realm: RealmRow) {
+/**
+ * Every active user's status, `away` included (the inverse of presence_enabled), as GET
+ * /users/{id}/status presents it; for a guest limited by can_access_all_users_group, only the
+ * users they may access (Zulip's get_all_users_status_dict, FL 228).
+ */
+export async function userStatusState(tx: Tx, realm: RealmRow, access: UserAccess) {
   const [rows, users] = await Promise.all([getRealmUserStatuses(tx, realm.id), listUsersToPresent(tx, realm.id)]);
   const byUser = new Map(rows.map((r) => [r.user_id, r]));
   const out: Record<string, Record<string, unknown>> = {};
@@ -105,7 +110,7 @@ export async function userStatusState(tx: Tx, realm: RealmRow) {
     // Only users with a status row or a stored presence_enabled can have anything to show:
     // settings hold just what a user changed. The text test lets extra users through, never
     // misses one; presentStatus reads the setting itself.
-    if (!user.is_active || (!byUser.has(user.id) && !user.settings.includes(PRESENCE_SETTING))) continue;
+    if (!user.is_active || (!byUser.has(user.id) && !user.settings.includes(PRESENCE_SETTING)) || !access.canAccess(user)) continue;
     const status = presentStatus(byUser.get(user.id), user);
     if (Object.keys(status).length > 0) out[String(user.id)] = status;
   }

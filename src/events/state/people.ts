@@ -2,11 +2,12 @@
 import { groupBy } from "../../lib/group-by.js";
 import { JsonText } from "../../lib/json-text.js";
 import { fullAvatarUrl } from "../../lib/avatar-urls.js";
-import { presentUser, type PresentableUser } from "../../lib/present-user.js";
+import { presentInaccessibleUser, presentUser, type PresentableUser } from "../../lib/present-user.js";
 import { Membership } from "../../policy/group-settings.js";
 import { canSeeDeliveryEmail } from "../../policy/email-visibility.js";
 import { ROLE, isRealmAdmin } from "../../policy/roles.js";
 import { presentBotWithChannels } from "../../actions/user-events.js";
+import type { UserAccess } from "../../access/users.js";
 import type { Tx } from "../../store/db.js";
 import { getGroupSettingValues } from "../../store/groups.js";
 import { getAllMemberships, getNamedGroups, getRealmProfileValues } from "../../store/state.js";
@@ -22,6 +23,12 @@ export interface PeopleOptions {
   gravatar: boolean;
   clientGravatar: boolean;
   includeCustomProfileFields: boolean;
+  /** Whom the viewer may access (can_access_all_users_group). */
+  access: UserAccess;
+  /** The client declared user_list_incomplete (FL 232): no placeholders for inaccessible users. */
+  userListIncomplete: boolean;
+  /** Domain of placeholder addresses (policy/email-visibility fakeEmailDomain). */
+  emailDomain: string;
 }
 
 /**
@@ -99,17 +106,20 @@ export async function realmUserState(tx: Tx, realm: RealmRow, me: UserRow, opts:
     lists = { profiles, active: userListJson(users.filter((u) => u.is_active), toJson), inactive: userListJson(users.filter((u) => !u.is_active), toJson) };
     variants.set(variant, lists);
   }
-  // The viewer always sees their own email; spliced into the cached text without copying it.
-  let realmUsers = lists.active.text;
   const own = lists.active.rows.findIndex((u) => u.id === me.id);
   const ownRow = lists.active.rows[own];
-  if (ownRow && !canSeeDeliveryEmail(roleViewer, ownRow)) {
-    const ownJson = userJson(profiles.filter((v) => v.user_id === me.id), opts, () => true)(ownRow);
+  // The viewer always sees their own email; spliced into the cached text without copying it.
+  const ownJson = ownRow && !canSeeDeliveryEmail(roleViewer, ownRow) ? userJson(profiles.filter((v) => v.user_id === me.id), opts, () => true)(ownRow) : null;
+  let realmUsers = lists.active.text;
+  let nonActive = lists.inactive.text;
+  if (opts.access.accessible !== null) {
+    ({ realmUsers, nonActive } = limitedUserLists(lists, opts, ownJson));
+  } else if (ownJson !== null) {
     realmUsers = realmUsers.slice(0, lists.active.starts[own]) + ownJson + realmUsers.slice(lists.active.ends[own]);
   }
   return {
     realm_users: new JsonText(realmUsers),
-    realm_non_active_users: new JsonText(lists.inactive.text),
+    realm_non_active_users: new JsonText(nonActive),
     cross_realm_bots: [],
     user_id: me.id,
     email: me.email,
@@ -125,6 +135,41 @@ export async function realmUserState(tx: Tx, realm: RealmRow, me: UserRow, opts:
     is_moderator: me.role <= ROLE.MODERATOR,
     is_guest: me.role === ROLE.GUEST,
   };
+}
+
+/** An id no placeholder text contains otherwise (see limitedUserLists). */
+const SAMPLE_ID = 987654321;
+
+/**
+ * The two lists for a guest limited by can_access_all_users_group (Zulip's get_users_for_api):
+ * the users they may access, cut out of the role's cached texts, and, in user-id order among
+ * them, an "Unknown user" placeholder for each other user, or nothing for a client that declared
+ * user_list_incomplete (FL 232). A placeholder is always active, so an inaccessible deactivated
+ * user is one more unknown active user, as in Zulip.
+ */
+function limitedUserLists(lists: { active: UserListJson; inactive: UserListJson }, opts: PeopleOptions, ownJson: string | null) {
+  const active: string[] = [];
+  const inactive: string[] = [];
+  // Placeholders differ only in the id (twice: user_id and the address), so one text is cut once.
+  const parts = JSON.stringify(presentInaccessibleUser(SAMPLE_ID, opts.emailDomain)).split(String(SAMPLE_ID));
+  const placeholder = (id: number) => parts.join(String(id));
+  // Both cached lists are in user-id order: walk them together.
+  let a = 0;
+  let i = 0;
+  const { active: act, inactive: ina } = lists;
+  while (a < act.rows.length || i < ina.rows.length) {
+    const fromActive = i >= ina.rows.length || (a < act.rows.length && act.rows[a].id < ina.rows[i].id);
+    const list = fromActive ? act : ina;
+    const at = fromActive ? a++ : i++;
+    const row = list.rows[at];
+    if (opts.access.canAccess(row)) {
+      const json = row.id === opts.access.viewerId && ownJson !== null ? ownJson : list.text.slice(list.starts[at], list.ends[at]);
+      (row.is_active ? active : inactive).push(json);
+    } else if (!opts.userListIncomplete) {
+      active.push(placeholder(row.id));
+    }
+  }
+  return { realmUsers: `[${active.join(",")}]`, nonActive: `[${inactive.join(",")}]` };
 }
 
 /**
