@@ -14,10 +14,6 @@ import type { UserRow } from "../store/types.js";
 import { checkEmojiRequest, getEmojiData } from "./emoji-data.js";
 import { messageEventRecipientIds } from "./message-audience.js";
 import { doFollowOnParticipation } from "./user-topics.js";
-import { partitionByAccess } from "../access/users.js";
-import { inaccessibleUserEmail } from "../lib/present-user.js";
-import { INACCESSIBLE_USER_NAME } from "../policy/user-access.js";
-import { placeholderEmailDomain } from "./user-access-events.js";
 
 export const reactionExists = () => new ApiError("Reaction already exists.", "REACTION_ALREADY_EXISTS");
 export const reactionMissing = () => new ApiError("Reaction doesn't exist.", "REACTION_DOES_NOT_EXIST");
@@ -63,13 +59,8 @@ async function publishReaction(
     emoji_code: reaction.emojiCode,
     reaction_type: reaction.reactionType,
   };
-  // Who may not access the reactor (can_access_all_users_group) gets the legacy `user` object as "Unknown user".
-  const audience = await partitionByAccess(tx, user, await messageEventRecipientIds(tx, [accessed.message], accessed.channel));
-  publishOnCommit(tx, deps.events, event, audience.accessing);
-  if (audience.notAccessing.length > 0) {
-    const unknown = { user_id: user.id, email: inaccessibleUserEmail(user.id, await placeholderEmailDomain(tx, deps.config, user.realm_id)), full_name: INACCESSIBLE_USER_NAME };
-    publishOnCommit(tx, deps.events, { ...event, user: unknown }, audience.notAccessing);
-  }
+  // No name or address rides along, so guests who may not access the reactor learn nothing more.
+  publishOnCommit(tx, deps.events, event, await messageEventRecipientIds(tx, [accessed.message], accessed.channel));
 }
 
 export async function checkAddReaction(deps: AppDeps, user: UserRow, messageId: number, input: AddReactionInput): Promise<void> {
