@@ -19,6 +19,7 @@ import { messageEditEndpoints } from "./message-edits.js";
 import { messageFetchEndpoints } from "./message-fetch.js";
 import { linkifierEndpoints } from "./linkifiers.js";
 import { messageEndpoints } from "./messages.js";
+import { messageReportEndpoints } from "./message-reports.js";
 import { mutedUserEndpoints } from "./muted-users.js";
 import { navigationViewEndpoints } from "./navigation-views.js";
 import { presenceEndpoints } from "./presence.js";
@@ -65,6 +66,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...messageEditEndpoints,
   ...reactionEndpoints,
   ...readReceiptEndpoints,
+  ...messageReportEndpoints,
   ...submessageEndpoints,
   ...topicEndpoints,
   ...uploadEndpoints,

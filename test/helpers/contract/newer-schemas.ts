@@ -58,7 +58,7 @@ const botDefaults: Record<string, Json> = {
 };
 
 /** A reminder (FL 399, API docs get-reminders): a scheduled direct message to oneself about a message. */
-const reminder: Json = {
+export const reminder: Json = {
   type: "object", additionalProperties: false,
   required: ["reminder_id", "type", "to", "content", "rendered_content", "scheduled_delivery_timestamp", "failed", "reminder_target_message_id"],
   properties: {
@@ -68,7 +68,7 @@ const reminder: Json = {
 };
 
 /** A navigation view (FL 390, API docs get-navigation-views; zerver/lib/navigation_views.py NavigationViewDict). */
-const navigationView: Json = {
+export const navigationView: Json = {
   type: "object", additionalProperties: false, required: ["fragment", "is_pinned", "name"],
   properties: { fragment: str, is_pinned: bool, name: nullable(str) },
 };
@@ -137,6 +137,7 @@ export const NEWER_OPERATIONS: Record<string, NewerOperation> = {
   "POST /navigation_views": { source: "FL 390, API docs add-navigation-view", schema: success() },
   "PATCH /navigation_views/*": { source: "FL 390, API docs edit-navigation-view", schema: success() },
   "DELETE /navigation_views/*": { source: "FL 390, API docs remove-navigation-view", schema: success() },
+  "POST /messages/:message_id/report": { source: "FL 382, API docs report-message; zerver/views/message_report.py", schema: success() },
 };
 
 /**
