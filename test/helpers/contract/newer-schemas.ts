@@ -138,6 +138,8 @@ export const NEWER_OPERATIONS: Record<string, NewerOperation> = {
   "PATCH /navigation_views/*": { source: "FL 390, API docs edit-navigation-view", schema: success() },
   "DELETE /navigation_views/*": { source: "FL 390, API docs remove-navigation-view", schema: success() },
   "POST /messages/:message_id/report": { source: "FL 382, API docs report-message; zerver/views/message_report.py", schema: success() },
+  "GET /users/:user_id/channels": { source: "FL 440, API docs get-user-channels", schema: success({ subscribed_channel_ids: intList }) },
+  "GET /thumbnail/status/:realm_id_str/*": { source: "FL 479, API docs check-thumbnail-status", schema: success({ has_thumbnail: bool }) },
 };
 
 /**
