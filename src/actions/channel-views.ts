@@ -1,7 +1,7 @@
 /**
  * Reads that present channels and subscriptions: GET /streams (Zulip's get_streams_for_user
  * filters), GET /streams/{id}, its members, GET /users/me/subscriptions, a user's subscription
- * status, and the objects that channel and subscription events carry.
+ * status and channels, and the objects that channel and subscription events carry.
  */
 import { accessChannelById } from "../access/channels.js";
 import type { ChatEvent } from "../events/bus.js";
@@ -123,4 +123,21 @@ export async function getSubscriptionStatus(tx: Tx, user: UserRow, targetId: num
   const target = await accessUserById(tx, user, targetId, { allowBots: true, allowDeactivated: true, forAdmin: false });
   const { channel } = await accessChannelById(tx, user, channelId);
   return isSubscribed(tx, target.id, channel.recipient_id as number);
+}
+
+/**
+ * GET /users/{user_id}/channels (Zulip's get-user-channels, FL 440): the ids of the unarchived
+ * channels the target is subscribed to, limited to those whose metadata the caller may see (all of
+ * them for administrators), ascending.
+ */
+export async function getUserChannelIds(tx: Tx, user: UserRow, targetId: number): Promise<number[]> {
+  const target = await accessUserById(tx, user, targetId, { allowBots: true, allowDeactivated: true, forAdmin: false });
+  const theirs = await getUserChannelSubscriptions(tx, target.id);
+  const channels = (await getChannelsByIds(tx, user.realm_id, theirs.map((s) => s.channel_id))).filter((c) => !c.deactivated);
+  const membership = await Membership.load(tx, user);
+  const mine = new Set(await getSubscribedChannelIds(tx, user.id));
+  return channels
+    .filter((c) => canSeeChannelMetadata({ membership, subscribed: mine.has(c.id) }, c))
+    .map((c) => c.id)
+    .sort((a, b) => a - b);
 }

@@ -12,7 +12,7 @@ import { ApiError, invalidMessage } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
 import { Membership } from "../policy/group-settings.js";
 import { canDeleteAnyMessage, canDeleteOwnMessage, pastLimit } from "../policy/message-edits.js";
-import { transaction } from "../store/db.js";
+import { transaction, type Tx } from "../store/db.js";
 import { deleteMessageRows, getMessageForUpdate } from "../store/edits.js";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../store/types.js";
 import { getUserById } from "../store/users.js";
@@ -37,13 +37,24 @@ export async function checkDeleteMessage(deps: AppDeps, realm: RealmRow, user: U
     if (channel?.deactivated) throw invalidMessage();
     const membership = await Membership.load(tx, user);
     checkCanDelete(realm, membership, message, channel, await getUserById(tx, realm.id, message.sender_id), deps.clock.now());
-    const audience = new Set(await messageEventRecipientIds(tx, [message], channel));
-    audience.add(user.id);
-    await deleteMessageRows(tx, [message]);
-    const event = channel
-      ? { type: "delete_message", message_ids: [message.id], message_type: "stream", stream_id: channel.id, topic: message.subject }
-      : { type: "delete_message", message_ids: [message.id], message_type: "private" };
-    publishOnCommit(tx, deps.events, event, [...audience].sort((a, b) => a - b));
-    if (channel) await doRefreshFirstMessageId(deps, tx, channel);
+    await doDeleteMessages(deps, tx, user, [message], channel);
   });
+}
+
+/**
+ * Deletes messages of one conversation (Zulip's do_delete_messages): one delete_message event in
+ * its bulk form to everyone who could see them and the deleter, and the channel's
+ * first_message_id refreshed (FL 256).
+ */
+export async function doDeleteMessages(deps: AppDeps, tx: Tx, actor: UserRow, messages: readonly MessageRow[], channel: ChannelRow | null): Promise<void> {
+  if (messages.length === 0) return;
+  const audience = new Set(await messageEventRecipientIds(tx, messages, channel));
+  audience.add(actor.id);
+  await deleteMessageRows(tx, messages);
+  const messageIds = messages.map((m) => m.id).sort((a, b) => a - b);
+  const event = channel
+    ? { type: "delete_message", message_ids: messageIds, message_type: "stream", stream_id: channel.id, topic: messages[0].subject }
+    : { type: "delete_message", message_ids: messageIds, message_type: "private" };
+  publishOnCommit(tx, deps.events, event, [...audience].sort((a, b) => a - b));
+  if (channel) await doRefreshFirstMessageId(deps, tx, channel);
 }

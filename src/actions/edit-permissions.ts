@@ -21,10 +21,14 @@ import { getTopicMessages } from "../store/edits.js";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../store/types.js";
 import type { MovePlan } from "./move-messages.js";
 
-export function checkContentEditAllowed(realm: RealmRow, user: UserRow, message: MessageRow, now: number): void {
+/**
+ * Zulip's validate_user_can_edit_message. Saving an edit gets a grace period past the limit (the
+ * edit_limit_buffer); announcing that one is typing an edit gets none (`buffer` 0).
+ */
+export function checkContentEditAllowed(realm: RealmRow, user: UserRow, message: MessageRow, now: number, buffer = EDIT_LIMIT_BUFFER_SECONDS): void {
   if (!realm.allow_message_editing) throw new ApiError("Your organization has turned off message editing");
   if (message.sender_id !== user.id) throw new ApiError("You don't have permission to edit this message");
-  if (pastLimit(message.date_sent, now, realm.message_content_edit_limit_seconds, EDIT_LIMIT_BUFFER_SECONDS)) {
+  if (pastLimit(message.date_sent, now, realm.message_content_edit_limit_seconds, buffer)) {
     throw new ApiError("The time limit for editing this message has passed");
   }
 }

@@ -48,6 +48,14 @@ export function silentMention(user: Pick<UserRow, "full_name" | "id">): string {
   return `@_**${user.full_name}|${user.id}**`;
 }
 
+/** Zulip's list of names in English: "A", "A and B", "A, B, and C". */
+const LIST = new Intl.ListFormat("en", { style: "long", type: "conjunction" });
+
+/** Zulip's get_user_mentions_for_display: the users' silent mentions as one English list. */
+export function mentionList(users: ReadonlyArray<Pick<UserRow, "full_name" | "id">>): string {
+  return LIST.format(users.map(silentMention));
+}
+
 /** Zulip's STREAM_EVENTS_NOTIFICATION_TOPIC_NAME: where notices about a channel itself go. */
 export const CHANNEL_EVENTS_TOPIC = "channel events";
 

@@ -44,13 +44,15 @@ export interface RealmSettingsInput {
   message_retention_days?: number | string;
   new_stream_announcements_stream_id?: number;
   signup_announcements_stream_id?: number;
+  /** Where message reports go (FL 331); a private channel, or -1 for none. */
+  moderation_request_channel_id?: number;
   /** Kept in realms.settings (default true); read receipts honour it (FL 137). */
   enable_read_receipts?: boolean;
   /** Group settings by name (can_invite_users_group, …). */
   groupSettings: ReadonlyMap<string, GroupSettingChange>;
 }
 
-type AnnouncementProperty = "new_stream_announcements_stream_id" | "signup_announcements_stream_id";
+type AnnouncementProperty = "new_stream_announcements_stream_id" | "signup_announcements_stream_id" | "moderation_request_channel_id";
 /** Boolean settings kept in realms.settings, with their defaults. */
 const JSON_FLAGS = { enable_read_receipts: true } as const;
 type JsonFlag = keyof typeof JSON_FLAGS;
@@ -81,7 +83,7 @@ const TIME_LIMITS: ReadonlySet<string> = new Set([
   "move_messages_within_stream_limit_seconds",
   "move_messages_between_streams_limit_seconds",
 ]);
-const ANNOUNCEMENT_CHANNELS: readonly AnnouncementProperty[] = ["new_stream_announcements_stream_id", "signup_announcements_stream_id"];
+const ANNOUNCEMENT_CHANNELS: readonly AnnouncementProperty[] = ["new_stream_announcements_stream_id", "signup_announcements_stream_id", "moderation_request_channel_id"];
 
 /** Zulip's parse_message_time_limit_setting: "unlimited" is null, otherwise a positive number of seconds. */
 function parseTimeLimit(name: string, value: TimeLimit): number | null {
@@ -129,13 +131,19 @@ function checkOwnerOnly(user: UserRow, input: RealmSettingsInput): void {
   if (!isOwner(user) && supplied.some((k) => OWNER_ONLY.has(k) || ownerOnlyGroups.has(k))) throw mustBeOwner();
 }
 
-/** Announcement channel changes: -1 turns one off, otherwise a channel the administrator can see. */
+/**
+ * Changes of the settings naming a channel: -1 turns one off, otherwise a channel the administrator
+ * can see; the moderation request channel must be private (Zulip's do_set_realm_moderation_request_channel).
+ */
 async function checkAnnouncementChannels(tx: Tx, realm: RealmRow, user: UserRow, input: RealmSettingsInput): Promise<Map<AnnouncementProperty, number>> {
   const changes = new Map<AnnouncementProperty, number>();
   for (const property of ANNOUNCEMENT_CHANNELS) {
     const id = input[property];
     if (id === undefined) continue;
-    if (id >= 0) await accessChannelById(tx, user, id, { requireActive: true });
+    if (id >= 0) {
+      const { channel } = await accessChannelById(tx, user, id, { requireActive: true });
+      if (property === "moderation_request_channel_id" && !channel.invite_only) throw new ApiError("Moderation request channel must be private.");
+    }
     const normalized = id >= 0 ? id : -1;
     if (normalized !== ((realmSetting(realm, property) as number | undefined) ?? -1)) changes.set(property, normalized);
   }

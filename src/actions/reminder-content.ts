@@ -8,7 +8,8 @@
 import { MESSAGE_TYPE } from "../lib/present-message.js";
 import { directMessageUrl, messageUrl, topicWithMessageLink } from "../lib/topic-links.js";
 import type { ChannelRow, MessageRow, UserRow } from "../store/types.js";
-import { silentMention } from "./notification-bot.js";
+import { unusedFence } from "../lib/notice-syntax.js";
+import { mentionList, silentMention } from "./notification-bot.js";
 import { MAX_MESSAGE_LENGTH, truncateContent } from "./send-message.js";
 
 /** Zulip's MAX_REMINDER_NOTE_LENGTH (register's max_reminder_note_length). */
@@ -29,15 +30,6 @@ export interface ReminderSubject {
   note: string;
 }
 
-/** Zulip's list of names in English: "A", "A and B", "A, B, and C". */
-const LIST = new Intl.ListFormat("en", { style: "long", type: "conjunction" });
-
-/** Zulip's get_unused_fence: a run of backticks longer than any fence opening a line of the text. */
-function unusedFence(text: string): string {
-  let longest = 2;
-  for (const match of text.matchAll(/^ {0,3}(`{3,})/gm)) longest = Math.max(longest, match[1].length);
-  return "`".repeat(longest + 1);
-}
 
 /** Zulip's widgets: a message starting with /poll or /todo is shown as one, not quoted. */
 function widgetOf(content: string): string | null {
@@ -72,7 +64,7 @@ export function reminderContent(s: ReminderSubject): string {
       where = `in ${topicWithMessageLink(s.channel!.id, s.channel!.name, s.message.subject, s.message.id)}`;
     } else {
       const others = s.participants.filter((p) => p.id !== s.sender.id).sort((a, b) => a.id - b.id);
-      where = `to ${LIST.format((others.length > 0 ? others : [s.sender]).map(silentMention))}`;
+      where = `to ${mentionList(others.length > 0 ? others : [s.sender])}`;
     }
     content += widget ? `${author} [sent](${url}) a ${widget} ${where}.` : `${author} [said](${url}) ${where}:`;
   }

@@ -8,8 +8,9 @@
  * 10,000. Errors are worded as Zulip's typed_endpoint words them.
  */
 import type { AppDeps } from "../deps.js";
-import { ApiError, invalidParam } from "../errors.js";
+import { ApiError } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
+import { strippedText } from "../lib/validate.js";
 import { readTx, transaction, type Tx } from "../store/db.js";
 import { insertAuditLog } from "../store/realms.js";
 import {
@@ -32,16 +33,9 @@ export function presentSavedSnippet(row: SavedSnippetRow): Record<string, unknow
 
 const snippetNotFound = () => new ApiError("Saved snippet does not exist.", "BAD_REQUEST", 404);
 
-/** Strips, then checks the length in characters (code points, as Python counts them). */
-function checkText(name: "title" | "content", value: string, maxLength: number): string {
-  const stripped = value.trim();
-  if (stripped === "") throw invalidParam(`${name} cannot be blank`);
-  if ([...stripped].length > maxLength) throw invalidParam(`${name} is too long (limit: ${maxLength} characters)`);
-  return stripped;
-}
 
-export const checkSnippetTitle = (title: string) => checkText("title", title, MAX_SNIPPET_TITLE_LENGTH);
-export const checkSnippetContent = (content: string) => checkText("content", content, MAX_MESSAGE_LENGTH);
+export const checkSnippetTitle = (title: string) => strippedText("title", title, MAX_SNIPPET_TITLE_LENGTH);
+export const checkSnippetContent = (content: string) => strippedText("content", content, MAX_MESSAGE_LENGTH);
 
 /** The `saved_snippets` section of POST /register. */
 export async function savedSnippetsState(tx: Tx, user: UserRow): Promise<{ saved_snippets: Record<string, unknown>[] }> {

@@ -11,6 +11,7 @@
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
+import { globalTime } from "../lib/notice-syntax.js";
 import { Membership } from "../policy/group-settings.js";
 import { readTx, transaction, type Tx } from "../store/db.js";
 import { getRealmById } from "../store/realms.js";
@@ -73,8 +74,7 @@ async function deliver(deps: AppDeps, tx: Tx, row: ScheduledMessageRow, now: num
 
 /** Zulip's send_failed_scheduled_message_notification text (the time as a <time:> global time). */
 function failureNotice(row: ScheduledMessageRow, reason: string): string {
-  const when = new Date(Number(row.scheduled_timestamp) * 1000).toISOString().replace(/\.\d{3}Z$/, "+00:00");
-  return `The message you scheduled for <time:${when}> was not sent because of the following error:\n\n> ${reason}\n\n[View scheduled messages](#scheduled)`;
+  return `The message you scheduled for ${globalTime(Number(row.scheduled_timestamp))} was not sent because of the following error:\n\n> ${reason}\n\n[View scheduled messages](#scheduled)`;
 }
 
 /**

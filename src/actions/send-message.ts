@@ -14,11 +14,13 @@ import { normalizeTopic } from "../lib/topics.js";
 import { settingOf } from "../lib/user-settings.js";
 import { Membership } from "../policy/group-settings.js";
 import { canPostToChannel } from "../policy/channels.js";
+import { hasMutedSender } from "../policy/muted-users.js";
 import { isRealmAdmin } from "../policy/roles.js";
 import { transaction, type Tx } from "../store/db.js";
 import { getGroupMemberIds } from "../store/groups.js";
 import { getAlertWordsForUsers, getTopicParticipantIds, insertMessage, insertUserMessages, topicExists } from "../store/messages.js";
 import { countChannelMessage } from "../store/channel-traffic.js";
+import { getMutersOf } from "../store/muted-users.js";
 import { getSubscriberIds, isSubscribed } from "../store/subscriptions.js";
 import { getLinkifiers } from "../store/render-refs.js";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../store/types.js";
@@ -284,13 +286,15 @@ export async function doSendMessage(
   const found = new Set(rendered.alertWordsFound.map((w) => w.toLowerCase()));
   const wildcardUsers = new Set(wildcard.userIds);
   const readBy = new Set(opts.readByUserIds ?? []);
+  // Recipients who muted the sender get the message already read (FL 48).
+  const mutedSenderBy = await getMutersOf(tx, sender.id);
   const rows = delivery.userIds.map((userId) => {
     let flags = 0;
     if (userId === sender.id) {
       if (opts.readBySender !== false) flags |= FLAG_BITS.read;
       if (!delivery.senderSubscribed) flags |= FLAG_BITS.historical;
     }
-    if (readBy.has(userId)) flags |= FLAG_BITS.read;
+    if (readBy.has(userId) || hasMutedSender(userId, sender.id, mutedSenderBy)) flags |= FLAG_BITS.read;
     if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
     if (wildcardUsers.has(userId)) flags |= wildcard.bit;
     if ((alertWords.get(userId) ?? []).some((w) => found.has(w.toLowerCase()))) flags |= FLAG_BITS.has_alert_word;

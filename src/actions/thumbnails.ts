@@ -164,3 +164,16 @@ export async function getReadableThumbnail(deps: AppDeps, user: UserRow, realmId
     file_name: thumbnail.name,
   };
 }
+
+/**
+ * Zulip's check-thumbnail-status (FL 479), which clients poll after an upload: whether its
+ * thumbnails exist yet. The file is looked up as `/user_uploads/{realm_id}/{path…}` would be, with
+ * the same not-found error for missing and unreadable files; anything that is not an image has none.
+ */
+export async function getThumbnailStatus(deps: AppDeps, user: UserRow, realmIdStr: string, rest: string): Promise<boolean> {
+  if (realmIdStr !== String(user.realm_id)) throw fileNotFound();
+  const tx = readTx(deps.store);
+  const attachment = await accessAttachmentByPath(tx, user, `${realmIdStr}/${rest}`);
+  const image = await getImageAttachment(tx, attachment.id);
+  return image !== undefined && storedThumbnails(image).length > 0;
+}

@@ -9,6 +9,7 @@ import { accessChannelForAdministration } from "../access/channels.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError, insufficientPermission, mustBeOwner } from "../errors.js";
 import type { ChatEvent } from "../events/bus.js";
+import { realmSetting } from "../lib/realm-settings.js";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../lib/topics.js";
 import {
   CHANNEL_GROUP_SETTINGS,
@@ -97,6 +98,8 @@ export async function checkUpdateChannel(deps: AppDeps, tx: Tx, realm: RealmRow,
   const isDefault = input.isDefaultStream ?? (await getDefaultChannelIds(tx, realm.id)).includes(channel.id);
   checkPrivacyCombination(inviteOnly, isWebPublic, historyPublic);
   if (inviteOnly && isDefault) throw privateDefaultChannel();
+  // Reports go to the moderators alone (FL 331).
+  if (!inviteOnly && realmSetting(realm, "moderation_request_channel_id") === channel.id) throw new ApiError("Moderation request channel must be private.");
   if (input.isPrivate !== undefined) {
     if (!contentAccess) throw contentAccessRequired();
     const group = input.isPrivate ? realm.can_create_private_channel_group_id : realm.can_create_public_channel_group_id;

@@ -19,6 +19,9 @@ import { messageEditEndpoints } from "./message-edits.js";
 import { messageFetchEndpoints } from "./message-fetch.js";
 import { linkifierEndpoints } from "./linkifiers.js";
 import { messageEndpoints } from "./messages.js";
+import { messageReportEndpoints } from "./message-reports.js";
+import { mutedUserEndpoints } from "./muted-users.js";
+import { navigationViewEndpoints } from "./navigation-views.js";
 import { presenceEndpoints } from "./presence.js";
 import { profileFieldEndpoints } from "./profile-fields.js";
 import { pushEndpoints } from "./push.js";
@@ -50,6 +53,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...botEndpoints,
   ...botStorageEndpoints,
   ...userStatusEndpoints,
+  ...mutedUserEndpoints,
   ...profileFieldEndpoints,
   ...userGroupEndpoints,
   ...linkifierEndpoints,
@@ -62,6 +66,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...messageEditEndpoints,
   ...reactionEndpoints,
   ...readReceiptEndpoints,
+  ...messageReportEndpoints,
   ...submessageEndpoints,
   ...topicEndpoints,
   ...uploadEndpoints,
@@ -72,6 +77,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...realmEmojiEndpoints,
   ...draftEndpoints,
   ...savedSnippetEndpoints,
+  ...navigationViewEndpoints,
   ...scheduledMessageEndpoints,
   ...alertWordEndpoints,
   ...realmEndpoints,

@@ -46,6 +46,7 @@ const scalarParams = {
   message_retention_days: retentionParam(),
   new_stream_announcements_stream_id: p.int().optional(),
   signup_announcements_stream_id: p.int().optional(),
+  moderation_request_channel_id: p.int().optional(),
   enable_read_receipts: p.bool().optional(),
 };
 

@@ -2,7 +2,7 @@
  * Subscription endpoints: list, subscribe (creating missing channels), unsubscribe, the bulk
  * add/delete form, per-subscription settings and a user's subscription status.
  */
-import { getSubscriptionStatus, listSubscriptionObjects } from "../actions/channel-views.js";
+import { getSubscriptionStatus, getUserChannelIds, listSubscriptionObjects } from "../actions/channel-views.js";
 import { checkSubscribe, type SubscribeInput } from "../actions/subscribe.js";
 import { checkUpdateSubscriptionProperties, type PropertyChange } from "../actions/subscription-properties.js";
 import { checkUnsubscribe } from "../actions/unsubscribe.js";
@@ -142,7 +142,18 @@ export const getUserSubscriptionStatus = endpoint({
   },
 });
 
+export const getUserChannels = endpoint({
+  method: "GET",
+  path: "/users/:user_id/channels",
+  auth: "user",
+  params: { user_id: p.int().path() },
+  async handler(ctx, { user_id }) {
+    return { subscribed_channel_ids: await getUserChannelIds(readTx(ctx.deps.store), ctx.user, user_id) };
+  },
+});
+
 export const subscriptionEndpoints = [
+  getUserChannels,
   getSubscriptions,
   subscribe,
   unsubscribe,

@@ -1,7 +1,8 @@
 /**
- * Topic endpoints: a channel's topic list (spec 4.19), per-user topic visibility (POST /user_topics)
- * and the deprecated muted-topics PATCH (spec 4.4).
+ * Topic endpoints: a channel's topic list (spec 4.19), per-user topic visibility (POST /user_topics),
+ * the deprecated muted-topics PATCH (spec 4.4) and deleting a topic.
  */
+import { checkDeleteTopic } from "../actions/delete-topic.js";
 import { getChannelTopics } from "../actions/topic-history.js";
 import { VISIBILITY_POLICIES, checkSetUserTopic, checkUpdateMutedTopic } from "../actions/user-topics.js";
 import { invalidParam } from "../errors.js";
@@ -64,4 +65,15 @@ export const updateMutedTopic = endpoint({
   },
 });
 
-export const topicEndpoints = [getTopics, updateUserTopic, updateMutedTopic];
+/** Zulip's delete-topic: administrators only; `complete` false asks the client to call again (FL 211). */
+export const deleteTopic = endpoint({
+  method: "POST",
+  path: "/streams/:stream_id/delete_topic",
+  auth: "admin",
+  params: { stream_id: p.int().path(), topic_name: p.str() },
+  async handler(ctx, params) {
+    return checkDeleteTopic(ctx.deps, ctx.user, params.stream_id, params.topic_name);
+  },
+});
+
+export const topicEndpoints = [getTopics, updateUserTopic, updateMutedTopic, deleteTopic];

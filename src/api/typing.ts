@@ -1,5 +1,5 @@
-/** `POST /typing` (spec 4.1). */
-import { checkSendTyping, checkTypingType } from "../actions/typing.js";
+/** `POST /typing` (spec 4.1) and typing while editing a message (`POST /messages/{id}/typing`, FL 351/361). */
+import { checkSendEditTyping, checkSendTyping, checkTypingType } from "../actions/typing.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 
@@ -27,4 +27,18 @@ export const setTypingStatus = endpoint({
   },
 });
 
-export const typingEndpoints = [setTypingStatus];
+/**
+ * Zulip named this `POST /message_edit_typing` (message_id in the body) from FL 351 until FL 361,
+ * both within 10.0's development; released servers serve only this path, and so does Parley.
+ */
+export const setTypingStatusForMessageEdit = endpoint({
+  method: "POST",
+  path: "/messages/:message_id/typing",
+  auth: "user",
+  params: { message_id: p.int().path(), op: p.oneOf(["start", "stop"] as const) },
+  async handler(ctx, params) {
+    await checkSendEditTyping(ctx.deps, ctx.realm, ctx.user, params.message_id, params.op);
+  },
+});
+
+export const typingEndpoints = [setTypingStatus, setTypingStatusForMessageEdit];

@@ -2,7 +2,10 @@
  * Uploads: `POST /user_uploads` (spec 4.22) and Zulip's get-file-temporary-url,
  * `GET /user_uploads/{realm_id_str}/{filename}` (OpenAPI), which under /api/v1 answers a short-lived
  * URL rather than the bytes; the bytes themselves are served at the site root (http/upload-routes.ts).
+ * Zulip's check-thumbnail-status (FL 479) tells a client polling after an upload whether its
+ * thumbnails are there.
  */
+import { getThumbnailStatus } from "../actions/thumbnails.js";
 import { checkUploadFile, getTemporaryFileUrl, maxUploadBytes } from "../actions/uploads.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
@@ -34,4 +37,14 @@ export const getFileTemporaryUrl = endpoint({
   },
 });
 
-export const uploadEndpoints = [uploadFile, getFileTemporaryUrl];
+export const checkThumbnailStatus = endpoint({
+  method: "GET",
+  path: "/thumbnail/status/:realm_id_str/*",
+  auth: "user",
+  params: { realm_id_str: p.str().path(), "*": p.str().path() },
+  async handler(ctx, params) {
+    return { has_thumbnail: await getThumbnailStatus(ctx.deps, ctx.user, params.realm_id_str, params["*"]) };
+  },
+});
+
+export const uploadEndpoints = [uploadFile, getFileTemporaryUrl, checkThumbnailStatus];

@@ -21,6 +21,10 @@ export function withTopicDisplayNames(event: ChatEvent): ChatEvent {
     case "delete_message":
     case "typing":
       return "topic" in event ? { ...event, topic: show(event.topic) } : event;
+    case "typing_edit_message": {
+      const recipient = event.recipient as Record<string, unknown>;
+      return recipient.type === "channel" ? { ...event, recipient: { ...recipient, topic: show(recipient.topic) } } : event;
+    }
     case "user_topic":
       return { ...event, topic_name: show(event.topic_name) };
     case "update_message_flags": {

@@ -35,6 +35,17 @@ export function topicLinkSyntax(channelId: number, channelName: string, topic: s
   return `[${linkText(channelName, topic)}](${topicNarrow(channelId, channelName, topic)})`;
 }
 
+/**
+ * Zulip's get_message_link_syntax: `#**channel>topic@id**`, or, where names would break that
+ * form, a Markdown link to the topic near the message with the text `#channel > topic @ 💬`.
+ */
+export function messageLinkSyntax(channelId: number, channelName: string, topic: string, messageId: number): string {
+  if (topic !== "" && !BREAKS_SHORT_FORM.test(topic) && !BREAKS_SHORT_FORM.test(channelName)) {
+    return `#**${channelName}>${topic}@${messageId}**`;
+  }
+  return `[${linkText(channelName, topic)} @ 💬](${topicNarrow(channelId, channelName, topic)}/near/${messageId})`;
+}
+
 /** Absolute link to one message in its topic. */
 export function messageUrl(realmUrl: string, channelId: number, channelName: string, topic: string, messageId: number): string {
   return `${realmUrl}/${topicNarrow(channelId, channelName, topic)}/near/${messageId}`;

@@ -93,3 +93,15 @@ export function entriesOf<T>(item: Validator<T>): Validator<Array<[string, T]>> 
     return Object.entries(value).map(([key, v]) => [key, item(v, `${name}[${JSON.stringify(key)}]`)]);
   };
 }
+
+/**
+ * Zulip's StringConstraints(strip_whitespace=True, min_length=1, max_length=…) as typed_endpoint
+ * words its failures: the value stripped, refused when blank or longer than `maxLength`
+ * characters (code points, as Python counts them).
+ */
+export function strippedText(name: string, value: string, maxLength?: number): string {
+  const stripped = value.trim();
+  if (stripped === "") throw invalidParam(`${name} cannot be blank`);
+  if (maxLength !== undefined && [...stripped].length > maxLength) throw invalidParam(`${name} is too long (limit: ${maxLength} characters)`);
+  return stripped;
+}

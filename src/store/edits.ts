@@ -50,13 +50,14 @@ export async function moveMessageRows(
 
 /**
  * Messages of a channel topic (case-insensitive), oldest first. `fromId` keeps ids at or after
- * it; `withRowFor` keeps only messages that user has a user_messages row for.
+ * it; `withRowFor` keeps only messages that user has a user_messages row for. `newest` asks for
+ * only the newest n instead, newest first, locked on PostgreSQL (a batch about to be deleted).
  */
 export async function getTopicMessages(
   tx: Tx,
   recipientId: number,
   topic: string,
-  opts: { fromId?: number; withRowFor?: number } = {},
+  opts: { fromId?: number; withRowFor?: number; newest?: number } = {},
 ): Promise<MessageRow[]> {
   let q = tx.db
     .selectFrom("messages")
@@ -75,6 +76,10 @@ export async function getTopicMessages(
           .where("user_messages.user_id", "=", userId),
       ),
     );
+  }
+  if (opts.newest !== undefined) {
+    q = q.orderBy("messages.id", "desc").limit(opts.newest);
+    return (tx.dialect === "postgres" ? q.forUpdate() : q).execute();
   }
   return q.orderBy("messages.id").execute();
 }

@@ -16,6 +16,8 @@ import { zulipExtraEmoji } from "./migrations/0011_zulip_extra_emoji.js";
 import { oneToOneDmGroups } from "./migrations/0012_one_to_one_dm_groups.js";
 import { channelTraffic } from "./migrations/0013_channel_traffic.js";
 import { scheduledMessages } from "./migrations/0014_scheduled_messages.js";
+import { navigationViews } from "./migrations/0016_navigation_views.js";
+import { mutedUserLookup } from "./migrations/0016a_muted_user_lookup.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -32,6 +34,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "0012_one_to_one_dm_groups": oneToOneDmGroups,
   "0013_channel_traffic": channelTraffic,
   "0014_scheduled_messages": scheduledMessages,
+  "0016_navigation_views": navigationViews,
+  "0016a_muted_user_lookup": mutedUserLookup,
 };
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */

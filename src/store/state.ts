@@ -48,10 +48,6 @@ export async function getAlertWords(tx: Tx, userId: number): Promise<string[]> {
   return rows.map((r) => r.word);
 }
 
-export async function getMutedUsers(tx: Tx, userId: number) {
-  return tx.db.selectFrom("muted_users").select(["muted_user_id as id", "date_muted as timestamp"]).where("user_id", "=", userId).execute();
-}
-
 export async function getRealmUserStatuses(tx: Tx, realmId: number) {
   return tx.db
     .selectFrom("user_status")

@@ -189,6 +189,33 @@ const CALLS: ClientCall[] = [
     answer: { object: {} },
   },
   {
+    // The app offers reporting once the snapshot names a moderation request channel (FL 331), with
+    // the types register lists (FL 435), and hides muted users' messages (MutedUserItem: id).
+    client: "zulip-flutter lib/api/route/events.dart registerQueue → InitialSnapshot.fromJson (realm_moderation_request_channel_id, server_report_message_types, muted_users)",
+    as: "hamlet",
+    method: "POST",
+    path: () => "/register",
+    encode: dart,
+    params: () => ({ apply_markdown: true, client_gravatar: false, slim_presence: true, client_capabilities: { user_settings_object: true, empty_topic_name: true } }),
+    answer: {
+      object: {
+        realm_moderation_request_channel_id: "int",
+        server_report_message_types: { list: { object: { key: "string", name: "string" } } },
+        muted_users: { list: { object: { id: "int" } } },
+      },
+    },
+    then: (body, c) => assert.equal(body.realm_moderation_request_channel_id, c.saved.moderationChannelId),
+  },
+  {
+    client: "zulip-flutter lib/api/route/messages.dart reportMessage (report_type and description as RawParameter)",
+    as: "hamlet",
+    method: "POST",
+    path: (c) => `/messages/${c.messageId}/report`,
+    encode: dart,
+    params: () => ({ report_type: new Raw("other"), description: new Raw("Not what this channel is for.") }),
+    answer: { object: {} },
+  },
+  {
     client: "Zulip's get-read-receipts (web app; GET /messages/{id}/read_receipts)",
     as: "hamlet",
     method: "GET",
@@ -207,7 +234,9 @@ describe("the official clients' calls to the start-up endpoints", () => {
     bouncer = await startBouncer();
     t = await createTestRealm("sqlite", { pushBouncerUrl: bouncer.url, emailGatewayPattern: "%s@mail.example.com" });
     const channelId = await createChannel(t, "general", ["hamlet", "othello"]);
-    Object.assign(context, { t, channelId, messageId: await sendToChannel(t, "othello", "general", "start"), saved: {} });
+    const moderationChannelId = await createChannel(t, "moderation", ["iago"], { invite_only: true });
+    assert.equal((await t.as("iago").patch("/realm", { moderation_request_channel_id: moderationChannelId })).status, 200);
+    Object.assign(context, { t, channelId, messageId: await sendToChannel(t, "othello", "general", "start"), saved: { moderationChannelId } });
   });
   after(async () => {
     await t.close();

@@ -156,6 +156,7 @@ const MESSAGE_HANDLERS: Record<string, Handler> = {
   reaction: STATELESS,
   submessage: STATELESS,
   typing: STATELESS,
+  typing_edit_message: STATELESS,
   heartbeat: STATELESS,
   invites_changed: STATELESS,
   attachment: STATELESS,

@@ -205,6 +205,15 @@ function scheduledList(stateKey: string, idKey: string, addKey: string, removeKe
   };
 }
 
+/** navigation_view (FL 390): a view added, changed (only what `data` names) or removed, by fragment. */
+const onNavigationView: Handler = (state, e) => {
+  const views = state.navigation_views as State[];
+  if (e.op === "add") views.push(structuredClone(e.navigation_view));
+  else if (e.op === "update") Object.assign(views.find((v) => v.fragment === e.fragment) ?? inconsistent(e, "unknown fragment"), e.data);
+  else if (e.op === "remove") state.navigation_views = views.filter((v) => v.fragment !== e.fragment);
+  else inconsistent(e, "unknown navigation_view op");
+};
+
 /** Whole-list events: the event carries the new value of one register key. */
 const replace = (stateKey: string, eventKey: string): Handler => (state, e) => {
   state[stateKey] = structuredClone(e[eventKey]);
@@ -232,6 +241,7 @@ export const ORG_HANDLERS: Record<string, Handler> = {
   realm_emoji: replace("realm_emoji", "realm_emoji"),
   alert_words: replace("alert_words", "alert_words"),
   muted_users: replace("muted_users", "muted_users"),
+  navigation_view: onNavigationView,
   has_zoom_token: replace("has_zoom_token", "value"),
   user_settings: (state, e) => {
     if (e.op !== "update") inconsistent(e, "unknown user_settings op");

@@ -60,7 +60,7 @@ type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 export async function createFuzzRealm(app: FastifyInstance, deps: AppDeps, subdomain: string, externalHost: string): Promise<FuzzRealm> {
   const { realmId, users } = await createAccounts(deps, subdomain);
   const host = `${subdomain}.${externalHost}`;
-  async function call(who: UserName, method: "GET" | "POST" | "DELETE", url: string, params: Record<string, unknown> = {}, file?: Part): Promise<Body> {
+  async function call(who: UserName, method: "GET" | "POST" | "PATCH" | "DELETE", url: string, params: Record<string, unknown> = {}, file?: Part): Promise<Body> {
     const headers: Record<string, string> = { host, authorization: basicAuth(users[who]) };
     let payload: string | Buffer | undefined;
     if (file) {
@@ -94,6 +94,9 @@ export async function createFuzzRealm(app: FastifyInstance, deps: AppDeps, subdo
   const group = (await call("hamlet", "POST", "/user_groups/create", { name: "fuzzers", description: "", members: [u("hamlet"), u("othello")] })).group_id as number;
   const drafts = (await call("hamlet", "POST", "/drafts", { drafts: [{ type: "stream", to: [verona], topic: "d", content: "draft", timestamp: 1_700_000_000 }] })).ids as number[];
   const snippet = (await call("hamlet", "POST", "/saved_snippets", { title: "fuzz", content: "snippet" })).saved_snippet_id as number;
+  // Reports go to the private Scotland, so reporting reaches the message checks; hamlet has a view.
+  await call("iago", "PATCH", "/realm", { moderation_request_channel_id: scotland });
+  await call("hamlet", "POST", "/navigation_views", { fragment: "narrow/is/followed", is_pinned: true, name: "Followed" });
   // Times to schedule for: an hour and a day after the test clock's now.
   const times = [deps.clock.now() + 3600, deps.clock.now() + 86_400];
   const scheduled = (await call("hamlet", "POST", "/scheduled_messages", { type: "stream", to: verona, topic: "later", content: "later", scheduled_delivery_timestamp: times[0] }))
@@ -130,7 +133,7 @@ export async function createFuzzRealm(app: FastifyInstance, deps: AppDeps, subdo
     realm: [realmId],
   };
   const uploadParts = upload.replace(/^\/user_uploads\//, "").split("/");
-  const strings = [...CAST.map((c) => emailOf(c.name)), "Verona", "Denmark", "Scotland", "Rome", "fuzz", "green_tick", "smile", "new@zulip.test", PASSWORD, ...queues, ...uploadParts, uploadParts.slice(1).join("/")];
+  const strings = [...CAST.map((c) => emailOf(c.name)), "Verona", "Denmark", "Scotland", "Rome", "fuzz", "green_tick", "smile", "new@zulip.test", PASSWORD, "narrow/is/followed", "inbox", ...queues, ...uploadParts, uploadParts.slice(1).join("/")];
   return { realmId, host, users, pools: { ids, strings } };
 }
 

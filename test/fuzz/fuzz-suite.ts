@@ -45,6 +45,7 @@ const CONSUMING = new Set([
   "DELETE /streams/:stream_id",
   "DELETE /users/me/subscriptions",
   "DELETE /messages/:message_id",
+  "POST /streams/:stream_id/delete_topic",
 ]);
 
 /**

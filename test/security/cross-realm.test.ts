@@ -86,6 +86,9 @@ for (const kind of STORE_KINDS) {
       queueA = (await a.ok("desdemona", { method: "POST", path: "/register", params: { all_public_streams: true } })).queue_id;
       realmB = await seedRealmB(new Objects(world.b, REALM_B));
       const channel = await a.channel([...CAST_NAMES]);
+      // Realm A takes message reports, so a report naming B's message gets as far as looking it up.
+      const moderation = await a.ok("iago", { method: "POST", path: "/channels/create", params: { name: a.name("moderation "), subscribers: a.ids("iago"), invite_only: true } });
+      await a.ok("iago", { method: "PATCH", path: "/realm", params: { moderation_request_channel_id: moderation.id } });
       realmA = {
         channel,
         messageId: await a.message("othello", channel.name),

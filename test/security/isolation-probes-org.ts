@@ -12,7 +12,10 @@ export const ORGANIZATION_TARGETS: Target[] = [
     value: (b) => b.upload.pathId,
     missing: "999/ab/cdefghijklmnopqrstuvwx/missing.txt",
     probes: [
-      ...probes((pathId) => get(`/user_uploads/${pathId}`)),
+      ...probes(
+        (pathId) => get(`/user_uploads/${pathId}`),
+        (pathId) => get(`/thumbnail/status/${pathId}`),
+      ),
       // The bytes themselves, at the site root, with realm A's credentials.
       { request: (pathId) => ({ method: "GET", path: `/user_uploads/${pathId}`, root: true }) },
     ],

@@ -249,4 +249,20 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "GET /streams/:stream_id/email_address": EVERYONE,
 
   "PATCH /realm": ADMINS,
+
+  // Muting, navigation views and a user's channels are open to every account (zerver/views/
+  // muted_users.py, navigation_views.py: no role checks); typing an edit needs only to be the
+  // sender; anyone who can read a message may report it or poll its upload's thumbnails.
+  "POST /users/me/muted_users/:muted_user_id": EVERYONE,
+  "DELETE /users/me/muted_users/:muted_user_id": EVERYONE,
+  "GET /navigation_views": EVERYONE,
+  "POST /navigation_views": EVERYONE,
+  "PATCH /navigation_views/*": EVERYONE,
+  "DELETE /navigation_views/*": EVERYONE,
+  "GET /users/:user_id/channels": EVERYONE,
+  "POST /messages/:message_id/typing": EVERYONE,
+  "POST /messages/:message_id/report": EVERYONE,
+  "GET /thumbnail/status/:realm_id_str/*": EVERYONE,
+  // require_realm_admin (delete_in_topic; x-requires-administrator).
+  "POST /streams/:stream_id/delete_topic": ADMINS,
 };

@@ -17,7 +17,8 @@ import { realmRow, userRow, NOW } from "../helpers/rows.js";
 import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.js";
 
 const MIGRATION_FILES = readdirSync(new URL("../../src/store/migrations/", import.meta.url))
-  .filter((f) => /^\d{4}_\w+\.ts$/.test(f))
+  // A letter after the number marks a second migration of one branch (0016a_…).
+  .filter((f) => /^\d{4}[a-z]?_\w+\.ts$/.test(f))
   .map((f) => f.replace(/\.ts$/, ""))
   .sort();
 

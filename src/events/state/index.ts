@@ -11,6 +11,7 @@ import { getRecentDirectConversations } from "../../store/state.js";
 import { getUsersByIds } from "../../store/users.js";
 import { devicesState } from "../../actions/client-devices.js";
 import { presenceRowsFor, presentPresenceLegacy, presentPresenceModern } from "../../actions/presence.js";
+import { navigationViewsState } from "../../actions/navigation-views.js";
 import { savedSnippetsState } from "../../actions/saved-snippets.js";
 import { remindersState } from "../../actions/reminders.js";
 import { scheduledMessagesState } from "../../actions/scheduled-messages.js";
@@ -144,7 +145,7 @@ const SECTIONS: Record<string, Section> = {
   saved_snippets: (c) => savedSnippetsState(c.tx, c.user),
   // The user's logged-in devices (FL 468), kept current by `device` events.
   device: (c) => devicesState(c.tx, c.user),
-  navigation_view: () => ({ navigation_views: [] }),
+  navigation_view: (c) => navigationViewsState(c.tx, c.user),
 };
 
 /**

@@ -8,11 +8,11 @@ import {
   getAlertWords,
   getChannelFolders,
   getDrafts,
-  getMutedUsers,
   getRealmEmoji,
   getRealmUserStatuses,
   getUserTopics,
 } from "../../store/state.js";
+import { getMutedUsers } from "../../store/muted-users.js";
 import type { RealmRow, UserRow } from "../../store/types.js";
 import { listUsersToPresent } from "../../store/users.js";
 import { presentStatus } from "../../actions/user-status.js";

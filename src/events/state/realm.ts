@@ -15,6 +15,7 @@ import { DEFAULT_GIPHY_RATING, GIPHY_RATING_OPTIONS, VIDEO_CHAT_PROVIDERS, defau
 import type { RealmRow } from "../../store/types.js";
 import { MAX_MESSAGE_LENGTH } from "../../actions/send-message.js";
 import { MAX_REMINDER_NOTE_LENGTH } from "../../actions/reminder-content.js";
+import { REPORT_MESSAGE_TYPES } from "../../actions/message-reports.js";
 import { serverThumbnailFormats } from "../../uploads/thumbnail-formats.js";
 
 /** Realm columns that are group settings (`*_group_id` → realm_*_group, `can_create_groups_id` → realm_can_create_groups). */
@@ -97,20 +98,9 @@ function serverFacts(deps: AppDeps, realm: RealmRow): Record<string, unknown> {
     realm_enable_guest_user_dm_warning: true,
     realm_push_notifications_enabled_end_timestamp: null,
     upgrade_text_for_wide_organization_logo: "",
-    // No message reports: the mobile app offers reporting only when this names a channel.
-    realm_moderation_request_channel_id: -1,
     server_report_message_types: REPORT_MESSAGE_TYPES,
   };
 }
-
-/** Zulip's Realm.REPORT_MESSAGE_REASONS (FL 382). */
-const REPORT_MESSAGE_TYPES = [
-  { key: "spam", name: "Spam" },
-  { key: "harassment", name: "Harassment" },
-  { key: "inappropriate", name: "Inappropriate content" },
-  { key: "norms", name: "Violates community norms" },
-  { key: "other", name: "Other reason" },
-];
 
 export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promise<Record<string, unknown>> {
   const url = realmUrl(deps.config.externalHost, realm.string_id);
@@ -148,6 +138,8 @@ export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promis
     realm_new_stream_announcements_stream_id: settings.new_stream_announcements_stream_id ?? -1,
     realm_signup_announcements_stream_id: settings.signup_announcements_stream_id ?? -1,
     realm_zulip_update_announcements_stream_id: settings.zulip_update_announcements_stream_id ?? -1,
+    // Where message reports go (FL 331); clients offer reporting only when it names a channel.
+    realm_moderation_request_channel_id: settings.moderation_request_channel_id ?? -1,
     realm_default_language: settings.default_language ?? "en",
     realm_icon_url: realmIconUrl(realm, deps.config.enableGravatar),
     realm_icon_source: "G",

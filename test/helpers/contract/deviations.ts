@@ -11,7 +11,7 @@
  */
 import type { Deviation, Target } from "./apply-deviations.js";
 import type { Json } from "./document.js";
-import { channelFolder, reminder } from "./newer-schemas.js";
+import { channelFolder, navigationView, reminder } from "./newer-schemas.js";
 
 export type { Deviation } from "./apply-deviations.js";
 
@@ -49,10 +49,6 @@ function fields(kind: "newer", level: number | string, why: string, targets: Tar
   return targets.map((target) => ({ kind, level, why, target, change: { addProperties: properties } }));
 }
 
-const navigationView: Json = {
-  type: "object", additionalProperties: false, required: ["fragment", "is_pinned"],
-  properties: { fragment: str, is_pinned: bool, name: nullable(str) },
-};
 
 export const NEWER: Deviation[] = [
   ...fields("newer", 385, "resolved_topic_notice_auto_read_policy user setting", SETTINGS_OBJECTS, {
@@ -74,6 +70,8 @@ export const NEWER: Deviation[] = [
     kind: "newer", level: 397, why: "subscribe answers new_subscription_messages_sent", target: { response: "POST /users/me/subscriptions", at: "allOf/1" },
     change: { addProperties: { new_subscription_messages_sent: bool } },
   },
+  { kind: "newer", level: 399, why: "register's reminders (the user's undelivered message reminders)", target: REGISTER, change: { addProperties: { reminders: { type: "array", items: reminder } } } },
+  { kind: "newer", level: 415, why: "register's max_reminder_note_length", target: REGISTER, change: { addProperties: { max_reminder_note_length: int } } },
   ...fields("newer", 402, "channel setting can_resolve_topics_group", CHANNEL_OBJECTS, { can_resolve_topics_group: groupSetting }),
   {
     kind: "newer", level: 404, why: "channel topics_policy value empty_topic_only", target: { component: "TopicsPolicy" },
@@ -104,11 +102,6 @@ export const NEWER: Deviation[] = [
       },
     },
   },
-  {
-    kind: "newer", level: 399, why: "register's reminders (message reminders)", target: REGISTER,
-    change: { addProperties: { reminders: { type: "array", items: reminder } } },
-  },
-  { kind: "newer", level: 415, why: "register's max_reminder_note_length", target: REGISTER, change: { addProperties: { max_reminder_note_length: int } } },
   ...fields("newer", 431, "web_inbox_show_channel_folders display setting", SETTINGS_OBJECTS, { web_inbox_show_channel_folders: bool }),
   ...fields("newer", 433, "user objects' is_imported_stub", USER_OBJECTS, { is_imported_stub: bool }),
   {

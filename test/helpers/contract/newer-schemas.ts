@@ -67,6 +67,12 @@ export const reminder: Json = {
   },
 };
 
+/** A navigation view (FL 390, API docs get-navigation-views; zerver/lib/navigation_views.py NavigationViewDict). */
+export const navigationView: Json = {
+  type: "object", additionalProperties: false, required: ["fragment", "is_pinned", "name"],
+  properties: { fragment: str, is_pinned: bool, name: nullable(str) },
+};
+
 /** Keyed by Parley's route (`METHOD /path/:param`). */
 export const NEWER_OPERATIONS: Record<string, NewerOperation> = {
   "POST /channels/create": { source: "FL 417, API docs create-channel", schema: success({ id: int }) },
@@ -126,6 +132,14 @@ export const NEWER_OPERATIONS: Record<string, NewerOperation> = {
   "POST /reminders": { source: "FL 381, API docs create-message-reminder", schema: success({ reminder_id: int }) },
   "DELETE /reminders/:reminder_id": { source: "FL 399, API docs delete-reminder", schema: success() },
   "POST /users/:user_id/status": { source: "FL 407 (administrators), FL 473 (their bots); API docs update-status-for-user", schema: success() },
+  // Issue 17 (helper api17a).
+  "GET /navigation_views": { source: "FL 390, API docs get-navigation-views", schema: success({ navigation_views: { type: "array", items: navigationView } }) },
+  "POST /navigation_views": { source: "FL 390, API docs add-navigation-view", schema: success() },
+  "PATCH /navigation_views/*": { source: "FL 390, API docs edit-navigation-view", schema: success() },
+  "DELETE /navigation_views/*": { source: "FL 390, API docs remove-navigation-view", schema: success() },
+  "POST /messages/:message_id/report": { source: "FL 382, API docs report-message; zerver/views/message_report.py", schema: success() },
+  "GET /users/:user_id/channels": { source: "FL 440, API docs get-user-channels", schema: success({ subscribed_channel_ids: intList }) },
+  "GET /thumbnail/status/:realm_id_str/*": { source: "FL 479, API docs check-thumbnail-status", schema: success({ has_thumbnail: bool }) },
 };
 
 /**
@@ -174,6 +188,17 @@ export const NEWER_EVENTS: Record<string, NewerEvent> = {
         data: { type: "object", additionalProperties: false, minProperties: 1, properties: { name: str, description: str, rendered_description: str, is_archived: bool } },
       }),
       reorder: event("channel_folder", "reorder", { order: intList }),
+    },
+  },
+  navigation_view: {
+    source: "FL 390, API docs get-events#navigation_view-add; zerver/actions/navigation_views.py (update data holds what was sent, possibly nothing)",
+    ops: {
+      add: event("navigation_view", "add", { navigation_view: navigationView }),
+      update: event("navigation_view", "update", {
+        fragment: str,
+        data: { type: "object", additionalProperties: false, properties: { name: str, is_pinned: bool } },
+      }),
+      remove: event("navigation_view", "remove", { fragment: str }),
     },
   },
   device: {
