@@ -17,6 +17,7 @@ import { readTx, transaction } from "../store/db.js";
 import { insertAuditLog } from "../store/realms.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { getUserByDeliveryEmail, updateUser } from "../store/users.js";
+import { publishBotUpdate } from "./user-events.js";
 
 /** A hash of nothing, verified against when the account is unknown so timing reveals nothing. */
 let decoyHash: Promise<string> | undefined;
@@ -72,8 +73,12 @@ export async function checkJwtFetchApiKey(deps: AppDeps, realm: RealmRow, token:
   return user;
 }
 
-/** Replaces the user's API key; the old key stops working at once. */
-export async function doRegenerateApiKey(deps: AppDeps, user: UserRow): Promise<string> {
+/**
+ * Replaces the user's (or, with `actor` its owner or an administrator, a bot's) API key; the old
+ * key stops working at once. A bot's new key reaches those who see its details (realm_bot update,
+ * as Zulip's do_regenerate_api_key).
+ */
+export async function doRegenerateApiKey(deps: AppDeps, user: UserRow, actor: UserRow = user): Promise<string> {
   const apiKey = generateApiKey();
   await transaction(deps.store, async (tx) => {
     await updateUser(tx, user.id, { api_key: apiKey });
@@ -81,9 +86,10 @@ export async function doRegenerateApiKey(deps: AppDeps, user: UserRow): Promise<
       realm_id: user.realm_id,
       event_type: "user_api_key_changed",
       event_time: deps.clock.now(),
-      acting_user_id: user.id,
+      acting_user_id: actor.id,
       modified_user_id: user.id,
     });
+    if (user.is_bot) await publishBotUpdate(deps, tx, user, { api_key: apiKey });
   });
   return apiKey;
 }

@@ -11,9 +11,10 @@ import { isValidEmail } from "../lib/email.js";
 import { fakeEmailDomain } from "../policy/email-visibility.js";
 import { Membership } from "../policy/group-settings.js";
 import { BOT_TYPE, BOT_TYPES, ROLE, isRealmAdmin } from "../policy/roles.js";
-import { transaction, type Tx } from "../store/db.js";
+import { readTx, transaction, type Tx } from "../store/db.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { activeUserWithFullName, getUserByDeliveryEmail, getUserById, listBotsOwnedBy, updateUser } from "../store/users.js";
+import { doRegenerateApiKey } from "./auth.js";
 import { checkMemberOrAdmin } from "./caller-checks.js";
 import { presentBotWithChannels, publishUserAdded } from "./user-events.js";
 import { checkCreateUser, checkFullName } from "./users.js";
@@ -139,4 +140,11 @@ export async function accessBot(tx: Tx, actor: UserRow, botId: number): Promise<
   if (!bot || !bot.is_bot) throw new ApiError("No such bot");
   if (!isRealmAdmin(actor) && bot.bot_owner_id !== actor.id) throw new ApiError("Insufficient permission");
   return bot;
+}
+
+/** POST /bots/{bot_id}/api_key/regenerate: the bot's owner or an administrator. */
+export async function regenerateBotApiKey(deps: AppDeps, actor: UserRow, botId: number): Promise<string> {
+  checkMemberOrAdmin(actor);
+  const bot = await accessBot(readTx(deps.store), actor, botId);
+  return doRegenerateApiKey(deps, bot, actor);
 }

@@ -18,6 +18,7 @@ import type { RealmRow, UserRow } from "../store/types.js";
 import { getNamedGroupsByIds } from "../store/user-groups.js";
 import { getUserByDeliveryEmail, getUserById } from "../store/users.js";
 import { publishInvitesChanged } from "./invites.js";
+import { getRealmDomains } from "./realm-domains.js";
 import { sendChannelNotice, sendDirectNotice, silentMention } from "./notification-bot.js";
 import { publishGroupEvent } from "./user-groups.js";
 import { checkCreateUser, checkFullName, subscribeNewUser } from "./users.js";
@@ -100,7 +101,7 @@ export async function acceptInvitation(deps: AppDeps, subdomain: string, key: st
     const joinable = await findJoinable(tx, subdomain, key, deps.clock.now());
     const { realm, invite } = joinable;
     const email = invite.is_multiuse ? form.email.trim() : (invite.email as string);
-    const emailError = inviteEmailError(realm, email);
+    const emailError = inviteEmailError(realm, await getRealmDomains(tx, realm.id), email);
     if (emailError) throw new ApiError(emailError);
     if (await getUserByDeliveryEmail(tx, realm.id, email)) throw new ApiError("An account with this email address already exists.");
     const fullName = checkFullName(form.fullName);

@@ -10,6 +10,7 @@ import { invitationMail, joinUrl } from "../invites/invitation-mail.js";
 import { randomToken } from "../lib/secrets.js";
 import { mailTransport, type MailMessage } from "../mail/transport.js";
 import { inviteEmailError } from "../policy/invites.js";
+import { getRealmDomains } from "./realm-domains.js";
 import { transaction, type Tx } from "../store/db.js";
 import { countInvitationEmailsSince, INVITE_EMAIL_SENT, insertInvitation, type InvitationRow } from "../store/invites.js";
 import { insertAuditLog } from "../store/realms.js";
@@ -134,8 +135,9 @@ export async function checkInviteUsers(deps: AppDeps, realm: RealmRow, inviter: 
     if (emails.length === 0) throw new ApiError("You must specify at least one email address.");
     const checked = await checkInviteTargets(deps, tx, realm, inviter, membership, input);
     await checkDailyInviteLimit(deps, tx, realm, emails.length);
+    const domains = await getRealmDomains(tx, realm.id);
     const invalid = emails.flatMap((email): InviteSkip[] => {
-      const error = inviteEmailError(realm, email);
+      const error = inviteEmailError(realm, domains, email);
       return error ? [[email, error, false]] : [];
     });
     const skipped = await existingAccountSkips(tx, realm, emails.filter((e) => !invalid.some(([bad]) => bad === e)));

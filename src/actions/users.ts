@@ -16,6 +16,8 @@ import type { RealmRow, UserRow } from "../store/types.js";
 import { getUserByDeliveryEmail, getUserById, insertUser, updateUser } from "../store/users.js";
 import { generateApiKey, hashPassword } from "../lib/secrets.js";
 import { isValidEmail } from "../lib/email.js";
+import { inviteEmailError } from "../policy/invites.js";
+import { getRealmDomains } from "./realm-domains.js";
 import { getChannelsByIds, getDefaultChannelIds } from "../store/channels.js";
 import { setRoleGroups } from "./role-groups.js";
 import { doAddSubscriptions, type SubscribeDeps } from "./subscriptions-add.js";
@@ -133,6 +135,14 @@ export const cannotCreateUsers = () => new ApiError("User not authorized to crea
  * creates an account (Zulip's create-user). Everyone in the realm hears of it (realm_user add),
  * and the account starts subscribed to the realm's default channels.
  */
+/** Zulip's create_user_backend: email_allowed_for_realm under emails_restricted_to_domains. */
+async function checkEmailAllowed(tx: Tx, realm: RealmRow, email: string): Promise<void> {
+  if (!realm.emails_restricted_to_domains || !isValidEmail(email)) return;
+  const error = inviteEmailError(realm, await getRealmDomains(tx, realm.id), email);
+  if (error === "Outside your domain.") throw new ApiError(`Email '${email}' not allowed in this organization`);
+  if (error) throw new ApiError(error);
+}
+
 export async function createUserAccount(
   deps: AppDeps,
   realm: RealmRow,
@@ -141,6 +151,7 @@ export async function createUserAccount(
 ): Promise<CreatedUser> {
   if (!actor.can_create_users) throw cannotCreateUsers();
   return transaction(deps.store, async (tx) => {
+    await checkEmailAllowed(tx, realm, input.email.trim());
     const created = await checkCreateUser(
       tx,
       realm,

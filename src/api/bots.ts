@@ -1,6 +1,6 @@
 /** Bot endpoints (Zulip's add-bot, get-bots, update-bot, deactivate-bot, get-bot-api-key). */
 import { deactivateBot, updateBot } from "../actions/bot-admin.js";
-import { createBot, getBotApiKey, listOwnBots } from "../actions/bots.js";
+import { createBot, getBotApiKey, listOwnBots, regenerateBotApiKey } from "../actions/bots.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import * as v from "../lib/validate.js";
@@ -92,4 +92,14 @@ export const getBotKey = endpoint({
   },
 });
 
-export const botEndpoints = [addBot, getBots, patchBot, deleteBot, getBotKey];
+export const regenerateBotKey = endpoint({
+  method: "POST",
+  path: "/bots/:bot_id/api_key/regenerate",
+  auth: "user",
+  params: { bot_id: p.int().path() },
+  async handler(ctx, { bot_id }) {
+    return { api_key: await regenerateBotApiKey(ctx.deps, ctx.user, bot_id) };
+  },
+});
+
+export const botEndpoints = [addBot, getBots, patchBot, deleteBot, getBotKey, regenerateBotKey];

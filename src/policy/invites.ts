@@ -4,7 +4,6 @@
  */
 import { ApiError, mustBeOwner } from "../errors.js";
 import { isValidEmail } from "../lib/email.js";
-import { realmSetting } from "../lib/realm-settings.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { ROLE, isOwner, isRealmAdmin } from "./roles.js";
 
@@ -19,23 +18,22 @@ export function checkInviteRole(caller: UserRow, role: number, opts: { requireAd
   if ((opts.requireAdmin || role < ROLE.MEMBER) && !isRealmAdmin(caller)) throw new ApiError("Must be an organization administrator");
 }
 
-interface RealmDomain {
+export interface AllowedDomain {
   domain: string;
   allow_subdomains: boolean;
 }
 
 /**
  * Why an address may not join the realm (Zulip's validate_email_is_valid), or null. A realm with
- * emails_restricted_to_domains accepts only its domains (the `realm_domains` list in the realm's
- * settings: {domain, allow_subdomains}) and no `+` addresses.
+ * emails_restricted_to_domains accepts only its allowed domains (`domains`, the realm_domains
+ * rows; actions/realm-domains.ts) and no `+` addresses.
  */
-export function inviteEmailError(realm: Pick<RealmRow, "emails_restricted_to_domains" | "settings">, email: string): string | null {
+export function inviteEmailError(realm: Pick<RealmRow, "emails_restricted_to_domains">, domains: readonly AllowedDomain[], email: string): string | null {
   if (!isValidEmail(email)) return "Invalid address.";
   if (!realm.emails_restricted_to_domains) return null;
   const at = email.lastIndexOf("@");
   if (email.slice(0, at).includes("+")) return "Email addresses containing + are not allowed.";
   const domain = email.slice(at + 1).toLowerCase();
-  const domains = (realmSetting(realm, "realm_domains") as RealmDomain[] | undefined) ?? [];
   const allowed = domains.some((d) => domain === d.domain || (d.allow_subdomains && domain.endsWith(`.${d.domain}`)));
   return allowed ? null : "Outside your domain.";
 }

@@ -344,6 +344,10 @@ export interface DB {
   saved_snippets: { id: Id; user_id: number; title: string; content: string; date_created: number };
   /** A user's left-sidebar views (migration 0016, FL 390). */
   navigation_views: { id: Id; user_id: number; fragment: string; is_pinned: Generated<boolean>; name: string | null };
+  realm_playgrounds: { id: Id; realm_id: number; name: string; pygments_language: string; url_template: string };
+  realm_domains: { id: Id; realm_id: number; domain: string; allow_subdomains: Generated<boolean> };
+  /** An outgoing-webhook bot's service (Zulip's Service): interface 1 generic, 2 Slack-compatible. */
+  bot_services: { id: Id; bot_id: number; name: string; base_url: string; token: string; interface: number };
   bot_storage: { id: Id; bot_id: number; key_hash: string; key: string; value: string; size: number };
   channel_email_addresses: { id: Id; channel_id: number; creator_id: number; sender_id: number | null; email_token: string; date_created: number };
   /** Messages the server sends later: scheduled messages and reminders (migration 0012). */
@@ -390,5 +394,5 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "has_attachment", "has_image", "has_link", "is_me_message",
   "display_in_profile_summary", "required", "editable_by_user", "is_animated",
   "is_multiuse", "include_realm_default_subscriptions", "notify_referrer_on_join",
-  "read_by_sender", "delivered", "failed", "is_pinned",
+  "read_by_sender", "delivered", "failed", "is_pinned", "allow_subdomains",
 ]);

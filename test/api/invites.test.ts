@@ -91,7 +91,8 @@ for (const kind of STORE_KINDS) {
     });
 
     it("accepts only the realm's domains, without +, when emails are restricted", async () => {
-      await setRealm(t, { emails_restricted_to_domains: true, settings: JSON.stringify({ realm_domains: [{ domain: "example.com", allow_subdomains: true }] }) });
+      assert.equal((await t.as("desdemona").post("/realm/domains", { domain: "example.com", allow_subdomains: true })).status, 200);
+      await setRealm(t, { emails_restricted_to_domains: true });
       const res = await invite("iago", { invitee_emails: "a@example.com, b@dept.example.com, c@example.org, d+tag@example.com" });
       assertError(res, "Some emails did not validate, so we didn't send any invitations.", "INVITATION_FAILED");
       assert.deepEqual(res.body.errors, [

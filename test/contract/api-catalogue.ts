@@ -70,14 +70,7 @@ export const DELIBERATELY_ABSENT: Readonly<Record<string, string>> = {
  * is merged; at the end of issue 17 this list is empty.
  */
 export const NOT_YET_BUILT: Readonly<Record<string, string>> = {
-  "add-code-playground": "issue-17 helper (code playgrounds, realm domains, welcome bot, bot API keys, webhooks, video calls)",
-  "remove-code-playground": "issue-17 helper (code playgrounds, realm domains, welcome bot, bot API keys, webhooks, video calls)",
-  "get-realm-domains": "issue-17 helper (realm domains)",
-  "add-realm-domain": "issue-17 helper (realm domains)",
-  "patch-realm-domain": "issue-17 helper (realm domains)",
-  "delete-realm-domain": "issue-17 helper (realm domains)",
   "test-welcome-bot-custom-message": "issue-17 helper (welcome bot)",
-  "regenerate-bot-api-key": "issue-17 helper (bot API keys)",
   "create-big-blue-button-video-call": "issue-17 helper (video calls)",
   "create-constructor-groups-video-call": "issue-17 helper (video calls)",
   "create-nextcloud-talk-video-call": "issue-17 helper (video calls)",

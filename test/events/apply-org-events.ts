@@ -219,6 +219,15 @@ const replace = (stateKey: string, eventKey: string): Handler => (state, e) => {
   state[stateKey] = structuredClone(e[eventKey]);
 };
 
+/** realm_domains add / change / remove: one allowed domain at a time (Zulip keeps them in creation order). */
+function onRealmDomains(state: State, e: Event): void {
+  const list = state.realm_domains as State[];
+  if (e.op === "add") list.push(structuredClone(e.realm_domain));
+  else if (e.op === "change") findById(list, "domain", e.realm_domain.domain, e).allow_subdomains = e.realm_domain.allow_subdomains;
+  else if (e.op === "remove") state.realm_domains = list.filter((d) => d.domain !== e.domain);
+  else inconsistent(e, "unknown realm_domains op");
+}
+
 export const ORG_HANDLERS: Record<string, Handler> = {
   realm: onRealm,
   realm_user: onRealmUser,
@@ -238,6 +247,8 @@ export const ORG_HANDLERS: Record<string, Handler> = {
     }
   },
   realm_linkifiers: replace("realm_linkifiers", "realm_linkifiers"),
+  realm_playgrounds: replace("realm_playgrounds", "realm_playgrounds"),
+  realm_domains: onRealmDomains,
   realm_emoji: replace("realm_emoji", "realm_emoji"),
   alert_words: replace("alert_words", "alert_words"),
   muted_users: replace("muted_users", "muted_users"),

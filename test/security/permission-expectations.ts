@@ -65,6 +65,9 @@ const NON_GUESTS = authenticated({ guest: NO_GUESTS, member: OK, moderator: OK, 
 const BOTS = authenticated({ guest: NOT_A_BOT, member: NOT_A_BOT, moderator: NOT_A_BOT, admin: NOT_A_BOT, owner: NOT_A_BOT, bot: OK });
 /** The router's `admin` gate (require_realm_admin; spec §5.4 for the ones the spec shows). */
 const ADMINS = adminsOnly(NOT_ADMIN);
+/** The router's `owner` gate (require_realm_owner). */
+const NOT_OWNER = refusal(400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner");
+const OWNERS = authenticated({ guest: NOT_OWNER, member: NOT_OWNER, moderator: NOT_OWNER, admin: NOT_OWNER, owner: OK, bot: NOT_OWNER });
 
 /**
  * Acting on a user group the administrator made with default settings: its can_manage_group is its
@@ -249,6 +252,16 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "GET /streams/:stream_id/email_address": EVERYONE,
 
   "PATCH /realm": ADMINS,
+
+  // Integrations (issue 17): playgrounds are require_realm_admin; allowed domains
+  // require_realm_owner since FL 143, listing them is open; a bot's key is its owner's and the admins'.
+  "POST /realm/playgrounds": ADMINS,
+  "DELETE /realm/playgrounds/:playground_id": ADMINS,
+  "GET /realm/domains": EVERYONE,
+  "POST /realm/domains": OWNERS,
+  "PATCH /realm/domains/:domain": OWNERS,
+  "DELETE /realm/domains/:domain": OWNERS,
+  "POST /bots/:bot_id/api_key/regenerate": memberGate(INSUFFICIENT),
 
   // Muting, navigation views and a user's channels are open to every account (zerver/views/
   // muted_users.py, navigation_views.py: no role checks); typing an edit needs only to be the

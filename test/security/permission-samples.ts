@@ -9,6 +9,7 @@ import type { Part } from "../helpers/uploads.js";
 import type { Objects } from "./objects.js";
 import { ACCOUNT_SAMPLES } from "./samples-accounts.js";
 import { CONVERSATION_SAMPLES } from "./samples-conversations.js";
+import { INTEGRATION_SAMPLES } from "./samples-integrations.js";
 import { USER_TOOL_SAMPLES } from "./samples-user-tools.js";
 
 /** Objects that cells only read: a public channel every fixture user is subscribed to, and so on. */
@@ -44,7 +45,7 @@ export interface EndpointSample {
   build(ctx: SampleContext): Sample | Promise<Sample>;
 }
 
-export const SAMPLES: Readonly<Record<string, EndpointSample>> = { ...ACCOUNT_SAMPLES, ...CONVERSATION_SAMPLES, ...USER_TOOL_SAMPLES };
+export const SAMPLES: Readonly<Record<string, EndpointSample>> = { ...ACCOUNT_SAMPLES, ...CONVERSATION_SAMPLES, ...USER_TOOL_SAMPLES, ...INTEGRATION_SAMPLES };
 
 /** Every user of the fixture cast (test/helpers/fixtures.ts). */
 export const CAST_NAMES: readonly UserName[] = ["desdemona", "iago", "shiva", "hamlet", "othello", "cordelia", "polonius", "bot"];

@@ -14,6 +14,8 @@ import { presenceRowsFor, presentPresenceLegacy, presentPresenceModern } from ".
 import { navigationViewsState } from "../../actions/navigation-views.js";
 import { savedSnippetsState } from "../../actions/saved-snippets.js";
 import { remindersState } from "../../actions/reminders.js";
+import { realmDomainsState } from "../../actions/realm-domains.js";
+import { playgroundsState } from "../../actions/realm-playgrounds.js";
 import { scheduledMessagesState } from "../../actions/scheduled-messages.js";
 import { mergeSettings } from "../../lib/user-settings.js";
 import type { RealmRow, UserRow } from "../../store/types.js";
@@ -140,8 +142,8 @@ const SECTIONS: Record<string, Section> = {
   giphy: () => ({ giphy_api_key: "" }),
   // Parley's search keeps every word.
   stop_words: () => ({ stop_words: [] }),
-  realm_domains: () => ({ realm_domains: [] }),
-  realm_playgrounds: () => ({ realm_playgrounds: [] }),
+  realm_domains: (c) => realmDomainsState(c.tx, c.realm),
+  realm_playgrounds: (c) => playgroundsState(c.tx, c.realm),
   saved_snippets: (c) => savedSnippetsState(c.tx, c.user),
   // The user's logged-in devices (FL 468), kept current by `device` events.
   device: (c) => devicesState(c.tx, c.user),

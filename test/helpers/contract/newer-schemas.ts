@@ -137,6 +137,18 @@ export const NEWER_OPERATIONS: Record<string, NewerOperation> = {
   "POST /navigation_views": { source: "FL 390, API docs add-navigation-view", schema: success() },
   "PATCH /navigation_views/*": { source: "FL 390, API docs edit-navigation-view", schema: success() },
   "DELETE /navigation_views/*": { source: "FL 390, API docs remove-navigation-view", schema: success() },
+  // Issue 17 (helper integr).
+  "POST /bots/:bot_id/api_key/regenerate": { source: "API docs regenerate-bot-api-key; zerver/views/users.py regenerate_bot_api_key", schema: success({ api_key: str }) },
+  "GET /realm/domains": {
+    source: "API docs get-realm-domains; zerver/views/realm_domains.py list_realm_domains",
+    schema: success({ domains: { type: "array", items: ref("RealmDomain") } }),
+  },
+  "POST /realm/domains": {
+    source: "API docs add-realm-domain: new_domain is [id, domain]",
+    schema: success({ new_domain: { type: "array", minItems: 2, maxItems: 2, items: [int, str] } }),
+  },
+  "PATCH /realm/domains/:domain": { source: "API docs patch-realm-domain", schema: success() },
+  "DELETE /realm/domains/:domain": { source: "API docs delete-realm-domain", schema: success() },
   "POST /messages/:message_id/report": { source: "FL 382, API docs report-message; zerver/views/message_report.py", schema: success() },
   "GET /users/:user_id/channels": { source: "FL 440, API docs get-user-channels", schema: success({ subscribed_channel_ids: intList }) },
   "GET /thumbnail/status/:realm_id_str/*": { source: "FL 479, API docs check-thumbnail-status", schema: success({ has_thumbnail: bool }) },
