@@ -27,7 +27,7 @@ const NESTED_SYSTEM_GROUPS = [
 
 type SystemGroupName = (typeof NESTED_SYSTEM_GROUPS)[number] | "role:nobody";
 
-const SUBDOMAIN_PATTERN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)?$/;
+export const SUBDOMAIN_PATTERN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)?$/;
 
 export interface NewRealmInput {
   subdomain: string;

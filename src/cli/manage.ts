@@ -11,6 +11,7 @@ import { openStore, type Store } from "../store/db.js";
 import { migrateToLatest } from "../store/migrate.js";
 import { runBackup, runRestore } from "./backup.js";
 import { runChangeUserPermission, runCreateRealm, runCreateUser } from "./commands.js";
+import { REALM_EXPORT_COMMANDS } from "./realm-export-commands.js";
 
 const USAGE = `usage:
   manage migrate
@@ -49,6 +50,7 @@ const COMMANDS: Record<string, Command> = {
   },
   backup: { options: {}, positionals: ["file"], run: (store, v, config) => runBackup(store, config, systemClock, v.file as string) },
   restore: { options: {}, positionals: ["file"], run: (store, v, config) => runRestore(store, config, v.file as string) },
+  ...REALM_EXPORT_COMMANDS,
 };
 
 function required(values: Record<string, string | undefined>, names: string[]): Record<string, string> {

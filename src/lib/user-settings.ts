@@ -18,6 +18,8 @@ export const BOOLEAN_USER_SETTINGS = [
   "enable_followed_topic_wildcard_mentions_notify", "automatically_follow_topics_where_mentioned",
   "presence_enabled", "enter_sends", "twenty_four_hour_time", "send_private_typing_notifications",
   "send_stream_typing_notifications", "send_read_receipts", "web_navigate_to_sent_message",
+  // The consent to exports of one's private data by administrators (FL 293), off unless given.
+  "allow_private_data_export",
 ] as const;
 
 /** Integer settings with their allowed values (null = any non-negative integer). */

@@ -374,6 +374,22 @@ export interface DB {
     reminder_note: string | null;
   };
   scheduled_message_attachments: { scheduled_message_id: number; attachment_id: number };
+  /** Data exports of a realm (migration 0015, Zulip's RealmExport). */
+  realm_exports: {
+    id: Id;
+    realm_id: number;
+    acting_user_id: number | null;
+    export_type: string;
+    status: number;
+    date_requested: number;
+    date_started: number | null;
+    date_succeeded: number | null;
+    date_failed: number | null;
+    date_deleted: number | null;
+    path_id: string | null;
+    size: number | null;
+    failure: string | null;
+  };
   /** Bumped by triggers on every change of a users or realms row (migration 0006, auth-rows.ts). */
   row_versions: { table_name: string; row_id: number; version: number };
   deployment: { id: string };
