@@ -12,37 +12,14 @@ import { tmpdir } from "node:os";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
 import { ApiClient, freePort, manageJson, ROOT, startServer, type ServerProcess } from "../helpers/server-process.js";
 import { ensureChromium, ensureClientBuilt, launchChromium } from "./browser.js";
+import { logIn, messageWith, SCREENSHOTS, TIMEOUT, waitForText } from "./e2e-helpers.js";
 
-const SCREENSHOTS = join(ROOT, "docs", "screenshots");
-const TIMEOUT = 10_000;
 const chromiumPath = ensureChromium();
 if (!chromiumPath) console.log("# SKIP web client e2e: chromium is not installed and could not be installed with apt-get");
-
-async function logIn(page: Page, base: string, email: string, password: string, screenshot?: string): Promise<void> {
-  await page.goto(`${base}/`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  if (screenshot) await page.screenshot({ path: join(SCREENSHOTS, screenshot) });
-  await page.getByRole("button", { name: "Log in" }).click();
-  await page.locator(".shell").waitFor({ timeout: TIMEOUT });
-}
-
-/** Waits until `locator` (its first match) contains `text`. */
-async function waitForText(locator: Locator, text: string | RegExp): Promise<void> {
-  const deadline = Date.now() + TIMEOUT;
-  for (;;) {
-    const content = (await locator.first().textContent({ timeout: TIMEOUT }).catch(() => null)) ?? "";
-    if (typeof text === "string" ? content.includes(text) : text.test(content)) return;
-    if (Date.now() > deadline) assert.fail(`expected ${String(text)} in ${JSON.stringify(content)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const messageWith = (page: Page, text: string) => page.locator("article.message", { hasText: text });
 
 describe("web client in a browser", { skip: chromiumPath ? false : "chromium unavailable" }, () => {
   let dir: string;
@@ -80,12 +57,12 @@ describe("web client in a browser", { skip: chromiumPath ? false : "chromium una
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("ships under 300 KB of gzipped HTML, JavaScript and CSS (issue 10)", () => {
+  it("ships under 150 KB of gzipped HTML, JavaScript and CSS (issues 10 and 20)", () => {
     const dist = join(ROOT, "dist", "web");
     const files = ["index.html", ...readdirSync(join(dist, "assets")).filter((f) => /\.(js|css)$/.test(f)).map((f) => join("assets", f))];
     const gzipped = files.reduce((sum, f) => sum + gzipSync(readFileSync(join(dist, f)), { level: 9 }).length, 0);
     console.log(`web client: ${files.length} files, ${(gzipped / 1024).toFixed(1)} KB gzipped`);
-    assert.ok(gzipped < 300 * 1024, `${gzipped} bytes gzipped`);
+    assert.ok(gzipped < 150 * 1024, `${gzipped} bytes gzipped`);
   });
 
   it("rejects a wrong password on the login page", async () => {

@@ -6,11 +6,13 @@
 import type { Narrow } from "./router";
 import { userName, type ClientState } from "./state/client-state";
 import type { Message } from "./state/types";
+import { searchNarrow } from "./search-query";
 import { dmKey, dmKeyOfMessage } from "./state/unread";
 
 export interface NarrowTerm {
   operator: string;
   operand: string | number | number[];
+  negated?: boolean;
 }
 
 export function apiNarrow(narrow: Narrow): NarrowTerm[] {
@@ -27,7 +29,7 @@ export function apiNarrow(narrow: Narrow): NarrowTerm[] {
     case "dm":
       return [{ operator: "dm", operand: narrow.userIds }];
     case "search":
-      return [{ operator: "search", operand: narrow.query }];
+      return searchNarrow(narrow.query);
     case "starred":
       return [{ operator: "is", operand: "starred" }];
     case "mentions":

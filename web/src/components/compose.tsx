@@ -66,6 +66,7 @@ export function Compose({ target, onTargetChange, focusRequest }: ComposeProps) 
   function edit(value: string) {
     setContent(value);
     setPreview(null);
+    setError(null); // an error about the previous text (too long, no channel) no longer applies
     if (value.trim() === "") notifier.stop();
     else notifier.onInput(typingTarget(target, userSettings));
   }
@@ -92,6 +93,7 @@ export function Compose({ target, onTargetChange, focusRequest }: ComposeProps) 
       notifier.stop();
       setContent("");
       setPreview(null);
+      clearUploadError();
     } catch (e) {
       setError(e instanceof ApiError ? e.msg : String(e));
     } finally {
@@ -131,6 +133,7 @@ export function Compose({ target, onTargetChange, focusRequest }: ComposeProps) 
         target={target}
         onChange={(next) => {
           notifier.stop();
+          setError(null);
           onTargetChange(next);
         }}
       />

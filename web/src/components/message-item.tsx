@@ -62,7 +62,7 @@ export function MessageItem({ message, showSender, editing, onEdit }: MessageIte
           <MessageEditor messageId={message.id} onDone={() => onEdit(null)} />
         ) : (
           <div class="message-body">
-            <RenderedContent html={message.content} />
+            <RenderedContent html={message.match_content ?? message.content} />
             {marker && (
               <button type="button" class="edit-marker" onClick={() => setShowHistory(true)} aria-label={`${marker}: view the edit history`}>
                 ({marker})

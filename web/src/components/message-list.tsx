@@ -77,7 +77,8 @@ export function MessageList({ narrow, narrowKey, title, onReply }: MessageListPr
       else el.scrollTop = el.scrollHeight;
     } else if (firstId !== before.firstId && messages.some((m) => m.id === before.firstId)) {
       el.scrollTop = before.scrollTop + (el.scrollHeight - before.scrollHeight);
-    } else if (lastId !== before.lastId && before.atBottom) {
+    } else if (lastId !== before.lastId && (before.atBottom || messages[messages.length - 1].sender_id === myId)) {
+      // Following new messages, and showing one's own message just sent, as Zulip does.
       el.scrollTop = el.scrollHeight;
     }
     layout.current = { firstId, lastId, scrollHeight: el.scrollHeight, scrollTop: el.scrollTop, atBottom: el.scrollHeight - el.scrollTop - el.clientHeight < 40, positioned: true };
@@ -92,6 +93,15 @@ export function MessageList({ narrow, narrowKey, title, onReply }: MessageListPr
     layout.current = { ...layout.current, scrollTop: el.scrollTop, scrollHeight: el.scrollHeight, atBottom: fromBottom < 40 };
     if (el.scrollTop < LOAD_MARGIN_PX) void loadMore("older");
     if (fromBottom < LOAD_MARGIN_PX) void loadMore("newer");
+  }
+
+  // An image (a thumbnail, a link preview) that loads after the list was placed makes it taller:
+  // a reader who was at the bottom stays there. Image load events do not bubble, hence capture.
+  function onImageLoad() {
+    const el = scroller.current;
+    if (!el || !layout.current.atBottom) return;
+    el.scrollTop = el.scrollHeight;
+    layout.current = { ...layout.current, scrollTop: el.scrollTop, scrollHeight: el.scrollHeight };
   }
 
   function onKeyDown(event: KeyboardEvent) {
@@ -131,7 +141,7 @@ export function MessageList({ narrow, narrowKey, title, onReply }: MessageListPr
   });
 
   return (
-    <div class="message-scroller" ref={scroller} onScroll={onScroll} onKeyDown={onKeyDown} role="log" aria-label={`Messages: ${title}`} aria-busy={list.loading !== null} tabindex={0}>
+    <div class="message-scroller" ref={scroller} onScroll={onScroll} onLoadCapture={onImageLoad} onKeyDown={onKeyDown} role="log" aria-label={`Messages: ${title}`} aria-busy={list.loading !== null} tabindex={0}>
       {list.foundOldest && list.messages.length > 0 && <p class="list-edge">This is the beginning of the conversation.</p>}
       {list.loading === "older" && <p class="list-edge">Loading older messages…</p>}
       {rows}

@@ -3,9 +3,10 @@
  * the main area for the current route. Shortcuts: "/" focuses search, "c" the compose box,
  * "Escape" in search returns to the combined feed.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { narrowHref, navigate, settingsHref, type Narrow, type Route } from "../router";
 import { useClientState, useSession } from "../session";
+import { MAX_SEARCH_LENGTH, searchSuggestions } from "../search-query";
 import { SettingsPage } from "../settings/index";
 import { useStore } from "../state/store";
 import { me } from "../state/client-state";
@@ -18,6 +19,17 @@ const STATUS_TEXT = { connecting: "Connecting…", connected: "", reconnecting: 
 
 function SearchBox({ narrow }: { narrow: Narrow | null }) {
   const [query, setQuery] = useState(narrow?.kind === "search" ? narrow.query : "");
+  const sources = useClientState((s) => ({ channels: s.channels, users: s.users, topics: s.topics }));
+  const suggestions = useMemo(
+    () =>
+      query === "" ? [] :
+      searchSuggestions(query, {
+        channels: [...sources.channels.values()].map((c) => c.name),
+        people: [...sources.users.values()].filter((u) => u.is_active).map((u) => u.email),
+        topics: [...new Set([...sources.topics.values()].flatMap((list) => list.map((t) => t.name)))],
+      }),
+    [query, sources.channels, sources.users, sources.topics],
+  );
   useEffect(() => setQuery(narrow?.kind === "search" ? narrow.query : ""), [narrow?.kind === "search" ? narrow.query : null]);
   return (
     <form
@@ -35,12 +47,20 @@ function SearchBox({ narrow }: { narrow: Narrow | null }) {
         id="search-input"
         type="search"
         placeholder="Search messages"
+        list="search-suggestions"
+        maxLength={MAX_SEARCH_LENGTH}
+        autocomplete="off"
         value={query}
         onInput={(e) => setQuery(e.currentTarget.value)}
         onKeyDown={(e) => {
           if (e.key === "Escape") navigate("#/");
         }}
       />
+      <datalist id="search-suggestions">
+        {suggestions.map((option) => (
+          <option key={option} value={option} />
+        ))}
+      </datalist>
     </form>
   );
 }
@@ -93,6 +113,9 @@ export function Shell({ route }: { route: Route }) {
   const status = useStore(session.status, (s) => s);
   useColorScheme();
   const narrow: Narrow = route.page === "messages" ? route.narrow : { kind: "all" };
+  // Below 760 px the sidebar is a drawer opened from the top bar; any navigation closes it.
+  const [navOpen, setNavOpen] = useState(false);
+  useEffect(() => setNavOpen(false), [route]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -109,16 +132,19 @@ export function Shell({ route }: { route: Route }) {
   }, []);
 
   return (
-    <div class="shell">
+    <div class={`shell${navOpen ? " nav-open" : ""}`}>
       <a class="skip-link" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById("main")?.focus())}>
         Skip to messages
       </a>
       <header class="topbar">
+        <button type="button" class="icon-button nav-toggle" aria-label="Channels and conversations" aria-controls="sidebar" aria-expanded={navOpen} onClick={() => setNavOpen(!navOpen)}>
+          ☰
+        </button>
         <a class="topbar-brand" href="#/">
           <span class="brand small" aria-hidden="true">
             P
           </span>
-          Parley
+          <span class="brand-name">Parley</span>
         </a>
         <SearchBox narrow={route.page === "messages" ? route.narrow : null} />
         {STATUS_TEXT[status] && (

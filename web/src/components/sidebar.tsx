@@ -61,7 +61,7 @@ export function Sidebar({ narrow }: { narrow: Narrow }) {
     { narrow: { kind: "starred" }, label: "Starred", count: starred },
   ];
   return (
-    <nav class="sidebar" aria-label="Channels and conversations" ref={nav} onKeyDown={(e) => moveFocusWithArrows(e, nav.current)}>
+    <nav id="sidebar" class="sidebar" aria-label="Channels and conversations" ref={nav} onKeyDown={(e) => moveFocusWithArrows(e, nav.current)}>
       <ul class="view-list">
         {views.map((view) => {
           const active = sameNarrow(view.narrow, narrow);

@@ -23,6 +23,7 @@ export function useUploads(edit: (change: (content: string) => string) => void) 
 
   function start(files: Iterable<File>) {
     const limit = session.current.maxFileUploadSizeMib * 1024 * 1024;
+    setError(null); // a new attempt: an earlier failure (e.g. a 413) is no longer news
     for (const file of files) {
       if (limit > 0 && file.size > limit) {
         setError(`${file.name} is larger than the ${session.current.maxFileUploadSizeMib} MiB limit.`);

@@ -37,6 +37,7 @@ function onUpdateMessage(messages: Message[], event: ServerEvent, ctx: ListConte
     next = patch(next, new Set([event.message_id as number]), (m) => ({
       ...m,
       content: event.rendered_content as string,
+      match_content: undefined, // the old highlights no longer fit the new text
       ...(event.rendering_only || at === undefined ? {} : { last_edit_timestamp: at }),
     }));
   }

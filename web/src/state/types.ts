@@ -82,6 +82,9 @@ export interface Message {
   last_moved_timestamp?: number;
   reactions: Reaction[];
   flags: string[];
+  /** Search results only: the content and topic with matches in `<span class="highlight">`. */
+  match_content?: string;
+  match_subject?: string;
   [field: string]: unknown;
 }
 
