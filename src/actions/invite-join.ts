@@ -23,6 +23,7 @@ import { sendChannelNotice, sendDirectNotice, silentMention } from "./notificati
 import { publishGroupEvent } from "./user-groups.js";
 import { checkCreateUser, checkFullName, subscribeNewUser } from "./users.js";
 import { publishUserAdded } from "./user-events.js";
+import { doSendWelcomeMessages } from "./welcome-bot.js";
 
 /** The register response's password_min_length. */
 const MIN_PASSWORD_LENGTH = 6;
@@ -80,7 +81,7 @@ async function joinInvitationGroups(deps: AppDeps, tx: Tx, realm: RealmRow, invi
   }
 }
 
-/** Notices after a join: to the inviter, in the signup announcements channel, and the welcome text. */
+/** Notices after a join: to the inviter, in the signup announcements channel, and Welcome Bot's messages. */
 async function sendJoinNotices(deps: AppDeps, tx: Tx, joined: JoinableInvite, user: UserRow): Promise<void> {
   const { realm, invite, referrer } = joined;
   const opts = { actingUser: user };
@@ -90,9 +91,8 @@ async function sendJoinNotices(deps: AppDeps, tx: Tx, joined: JoinableInvite, us
   const signupChannelId = realmSetting(realm, "signup_announcements_stream_id");
   const signupChannel = typeof signupChannelId === "number" ? await getChannelById(tx, realm.id, signupChannelId) : undefined;
   if (signupChannel) await sendChannelNotice(deps, tx, realm, signupChannel, "signups", `${silentMention(user)} joined this organization.`, opts);
-  // spec 4.9: null takes the organization's welcome text; an empty text sends no message.
-  const welcome = invite.welcome_message_custom_text ?? realmSetting(realm, "welcome_message_custom_text");
-  if (typeof welcome === "string" && welcome.trim() !== "") await sendDirectNotice(deps, tx, realm, user, welcome, opts);
+  // spec 4.9: null takes the organization's welcome text; an empty text sends no custom message.
+  await doSendWelcomeMessages(deps, tx, realm, user, invite.welcome_message_custom_text);
 }
 
 /** The join form's POST: every check before the first write, in one transaction. */

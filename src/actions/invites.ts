@@ -17,7 +17,7 @@ import { insertAuditLog } from "../store/realms.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { getUsersByEmails, listActiveAdminIds } from "../store/users.js";
 import { checkInviter, checkInviteTargets, type CheckedInvite, type InviteRequest } from "./invite-checks.js";
-import { NOTIFICATION_BOT_EMAIL } from "../policy/system-bots.js";
+import { isSystemBotEmail } from "../policy/system-bots.js";
 import { errorFields, logLine } from "../lib/log.js";
 
 /** Zulip's INVITES_DEFAULT_REALM_DAILY_MAX: invitation emails per realm per day unless realms.max_invites says otherwise. */
@@ -94,7 +94,7 @@ async function existingAccountSkips(tx: Tx, realm: RealmRow, emails: readonly st
   const users = await getUsersByEmails(tx, realm.id, emails);
   const skips: InviteSkip[] = [];
   for (const email of emails) {
-    if (email.toLowerCase() === NOTIFICATION_BOT_EMAIL) {
+    if (isSystemBotEmail(email)) {
       skips.push([email, "Reserved for system bots.", false]);
       continue;
     }

@@ -9,7 +9,7 @@ import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { Membership } from "../policy/group-settings.js";
 import { BOT_TYPE, ROLE } from "../policy/roles.js";
-import { NOTIFICATION_BOT_EMAIL, NOTIFICATION_BOT_NAME } from "../policy/system-bots.js";
+import { NOTIFICATION_BOT, type SystemBot } from "../policy/system-bots.js";
 import type { Tx } from "../store/db.js";
 import { getSubscriberIds, isSubscribed } from "../store/subscriptions.js";
 import type { ChannelRow, RealmRow, UserRow } from "../store/types.js";
@@ -22,25 +22,31 @@ import { doCreateUser } from "./users.js";
 const CLIENT = "Internal";
 
 /**
- * The realm's Notification Bot, created (inside the caller's transaction) if it does not exist
- * yet; its creation is announced like any new account's, so clients' user lists stay whole.
+ * The realm's account for a system bot (Notification Bot unless told otherwise), created (inside
+ * the caller's transaction) if it does not exist yet; its creation is announced like any new
+ * account's, so clients' user lists stay whole.
  */
-export async function getNotificationBot(deps: AppDeps, tx: Tx, realm: RealmRow): Promise<UserRow> {
-  const existing = await getUserByDeliveryEmail(tx, realm.id, NOTIFICATION_BOT_EMAIL);
+export async function getSystemBot(deps: AppDeps, tx: Tx, realm: RealmRow, which: SystemBot = NOTIFICATION_BOT): Promise<UserRow> {
+  const existing = await getUserByDeliveryEmail(tx, realm.id, which.email);
   if (existing) {
     // A human account holding the bot's address would make every notice come from that person.
-    if (!existing.is_bot) throw new ApiError("The notification bot's address belongs to a user account.");
+    if (!existing.is_bot) throw new ApiError(`${which.name}'s address belongs to a user account.`);
     return existing;
   }
   const created = await doCreateUser(
     tx,
     realm,
-    { email: NOTIFICATION_BOT_EMAIL, fullName: NOTIFICATION_BOT_NAME, password: null, role: ROLE.MEMBER, botType: BOT_TYPE.GENERIC, botOwnerId: null },
+    { email: which.email, fullName: which.name, password: null, role: ROLE.MEMBER, botType: BOT_TYPE.GENERIC, botOwnerId: null },
     deps.clock.now(),
   );
   const bot = (await getUserById(tx, realm.id, created.userId)) as UserRow;
   await publishUserAdded(deps, tx, bot);
   return bot;
+}
+
+/** The realm's Notification Bot. */
+export function getNotificationBot(deps: AppDeps, tx: Tx, realm: RealmRow): Promise<UserRow> {
+  return getSystemBot(deps, tx, realm, NOTIFICATION_BOT);
 }
 
 /** Zulip's silent mention of a user in notices: names the user without notifying them. */
@@ -70,6 +76,8 @@ export interface NoticeOptions {
   readByEveryone?: boolean;
   /** Post even though the channel is archived: the notice that it was (Zulip's archived_channel_notice). */
   archivedChannelNotice?: boolean;
+  /** The system bot that sends it, when not Notification Bot (Welcome Bot's first messages). */
+  from?: SystemBot;
 }
 
 /**
@@ -115,7 +123,7 @@ export async function sendDirectNotice(
   content: string,
   opts: NoticeOptions,
 ): Promise<number> {
-  const bot = await getNotificationBot(deps, tx, realm);
+  const bot = await getSystemBot(deps, tx, realm, opts.from);
   const participants = [...new Set([bot.id, recipient.id])];
   const delivery = {
     recipientId: await directRecipientId(tx, realm.id, participants),

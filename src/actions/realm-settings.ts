@@ -48,13 +48,15 @@ export interface RealmSettingsInput {
   moderation_request_channel_id?: number;
   /** Kept in realms.settings (default true); read receipts honour it (FL 137). */
   enable_read_receipts?: boolean;
+  /** Kept in realms.settings (default ""): Welcome Bot's custom message to new users (FL 416). */
+  welcome_message_custom_text?: string;
   /** Group settings by name (can_invite_users_group, …). */
   groupSettings: ReadonlyMap<string, GroupSettingChange>;
 }
 
 type AnnouncementProperty = "new_stream_announcements_stream_id" | "signup_announcements_stream_id" | "moderation_request_channel_id";
-/** Boolean settings kept in realms.settings, with their defaults. */
-const JSON_FLAGS = { enable_read_receipts: true } as const;
+/** Settings kept in realms.settings, with their defaults. */
+const JSON_FLAGS: { readonly enable_read_receipts: boolean; readonly welcome_message_custom_text: string } = { enable_read_receipts: true, welcome_message_custom_text: "" };
 type JsonFlag = keyof typeof JSON_FLAGS;
 type ColumnProperty = Exclude<keyof RealmSettingsInput, "groupSettings" | AnnouncementProperty | JsonFlag>;
 
@@ -119,6 +121,11 @@ function realmEvent(property: string, value: unknown): ChatEvent {
   return { type: "realm", op: "update", property, value };
 }
 
+/** A setting kept in realms.settings, or its default. */
+function jsonSetting(realm: RealmRow, name: JsonFlag): boolean | string {
+  return (realmSetting(realm, name) as boolean | string | undefined) ?? JSON_FLAGS[name];
+}
+
 /** A column's value as the API reports it (a realm without a retention period keeps messages forever: -1). */
 function currentValue(realm: RealmRow, name: string): unknown {
   const value = (realm as unknown as Record<string, unknown>)[name];
@@ -161,9 +168,9 @@ export async function updateRealmSettings(deps: AppDeps, realmAtAuth: RealmRow, 
       if (stored !== currentValue(realm, name)) columns[name] = stored;
     }
     const announcements = await checkAnnouncementChannels(tx, realm, user, input);
-    const flags = (Object.keys(JSON_FLAGS) as JsonFlag[]).flatMap((name): Array<[JsonFlag, boolean]> => {
+    const flags = (Object.keys(JSON_FLAGS) as JsonFlag[]).flatMap((name): Array<[JsonFlag, boolean | string]> => {
       const value = input[name];
-      return value !== undefined && value !== ((realmSetting(realm, name) as boolean | undefined) ?? JSON_FLAGS[name]) ? [[name, value]] : [];
+      return value !== undefined && value !== jsonSetting(realm, name) ? [[name, value]] : [];
     });
     const pendingGroups = await checkRealmGroupSettingChanges(tx, realm, input.groupSettings);
 
@@ -176,7 +183,7 @@ export async function updateRealmSettings(deps: AppDeps, realmAtAuth: RealmRow, 
     await updateRealm(tx, realm.id, { ...columns, settings } as RealmUpdate);
     const changed: Array<[string, unknown]> = [...Object.entries(columns), ...announcements, ...flags];
     for (const [property, value] of changed) {
-      const old = property in columns ? currentValue(realm, property) : property in JSON_FLAGS ? !value : (realmSetting(realm, property) ?? -1);
+      const old = property in columns ? currentValue(realm, property) : property in JSON_FLAGS ? jsonSetting(realm, property as JsonFlag) : (realmSetting(realm, property) ?? -1);
       await insertAuditLog(tx, { realm_id: realm.id, event_type: "realm_property_changed", event_time: now, acting_user_id: user.id, extra_data: { property, old_value: old, new_value: value } });
       publishOnCommit(tx, deps.events, realmEvent(property, value), audience);
       data[property] = typeof value === "string" && property !== "topics_policy" ? "updated" : value;

@@ -22,6 +22,7 @@ import { getChannelsByIds, getDefaultChannelIds } from "../store/channels.js";
 import { setRoleGroups } from "./role-groups.js";
 import { doAddSubscriptions, type SubscribeDeps } from "./subscriptions-add.js";
 import { publishUserAdded } from "./user-events.js";
+import { doSendWelcomeMessages } from "./welcome-bot.js";
 
 export const MAX_FULL_NAME_LENGTH = 100;
 
@@ -161,6 +162,7 @@ export async function createUserAccount(
     const user = (await getUserById(tx, realm.id, created.userId)) as UserRow;
     await publishUserAdded(deps, tx, user);
     await subscribeNewUser(deps, tx, realm, user);
+    await doSendWelcomeMessages(deps, tx, realm, user, null);
     return created;
   });
 }

@@ -1,6 +1,8 @@
-/** Code playgrounds and allowed domains (Zulip's *-code-playground and *-realm-domain operations). */
+/** Code playgrounds, allowed domains and Welcome Bot's test message (Zulip's *-code-playground, *-realm-domain and test-welcome-bot-custom-message). */
 import { addPlayground, MAX_PLAYGROUND_NAME_LENGTH, MAX_PLAYGROUND_URL_TEMPLATE_LENGTH, MAX_PYGMENTS_LANGUAGE_LENGTH, removePlayground } from "../actions/realm-playgrounds.js";
 import { addRealmDomain, changeRealmDomain, getRealmDomains, removeRealmDomain } from "../actions/realm-domains.js";
+import { MAX_WELCOME_MESSAGE_LENGTH } from "../actions/invite-checks.js";
+import { sendTestWelcomeMessage } from "../actions/welcome-bot.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import { readTx } from "../store/db.js";
@@ -69,7 +71,18 @@ export const deleteRealmDomainEndpoint = endpoint({
   },
 });
 
+export const testWelcomeBotMessage = endpoint({
+  method: "POST",
+  path: "/realm/test_welcome_bot_custom_message",
+  auth: "admin",
+  params: { welcome_message_custom_text: p.str({ maxLength: MAX_WELCOME_MESSAGE_LENGTH }) },
+  async handler(ctx, { welcome_message_custom_text }) {
+    return { message_id: await sendTestWelcomeMessage(ctx.deps, ctx.realm, ctx.user, welcome_message_custom_text) };
+  },
+});
+
 export const realmIntegrationEndpoints = [
+  testWelcomeBotMessage,
   addCodePlayground,
   removeCodePlayground,
   listRealmDomainsEndpoint,

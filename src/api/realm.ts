@@ -4,6 +4,7 @@
  */
 import { groupSettingChange, type GroupSettingChange } from "../actions/realm-group-settings.js";
 import { MAX_REALM_DESCRIPTION_LENGTH, MAX_REALM_NAME_LENGTH, updateRealmSettings } from "../actions/realm-settings.js";
+import { MAX_WELCOME_MESSAGE_LENGTH } from "../actions/invite-checks.js";
 import { invalidParam } from "../errors.js";
 import { jsonOrString, retentionParam, retentionValue } from "./channel-params.js";
 import { endpoint } from "../http/endpoint.js";
@@ -48,6 +49,7 @@ const scalarParams = {
   signup_announcements_stream_id: p.int().optional(),
   moderation_request_channel_id: p.int().optional(),
   enable_read_receipts: p.bool().optional(),
+  welcome_message_custom_text: p.str({ maxLength: MAX_WELCOME_MESSAGE_LENGTH }).optional(),
 };
 
 export const updateRealm = endpoint({

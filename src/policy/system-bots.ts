@@ -12,3 +12,21 @@ export const NOTIFICATION_BOT_NAME = "Notification Bot";
 export function isNotificationBot(user: UserRow): boolean {
   return user.is_bot && user.delivery_email.toLowerCase() === NOTIFICATION_BOT_EMAIL;
 }
+
+/** Zulip's Welcome Bot: it sends new users their first direct messages (zerver/lib/onboarding.py). */
+export const WELCOME_BOT_EMAIL = "welcome-bot@zulip.com";
+export const WELCOME_BOT_NAME = "Welcome Bot";
+
+/** A system bot by its address and name. */
+export interface SystemBot {
+  email: string;
+  name: string;
+}
+
+export const NOTIFICATION_BOT: SystemBot = { email: NOTIFICATION_BOT_EMAIL, name: NOTIFICATION_BOT_NAME };
+export const WELCOME_BOT: SystemBot = { email: WELCOME_BOT_EMAIL, name: WELCOME_BOT_NAME };
+
+/** Addresses no person may take: the system bots'. */
+export function isSystemBotEmail(email: string): boolean {
+  return [NOTIFICATION_BOT_EMAIL, WELCOME_BOT_EMAIL].includes(email.toLowerCase());
+}

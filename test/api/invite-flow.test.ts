@@ -161,9 +161,11 @@ for (const kind of STORE_KINDS) {
       assert.equal((await join(path)).status, 200);
       assert.deepEqual(messagesTo(t.users.iago.id), []);
       const newId = (await login("newbie@example.com")).body.user_id as number;
+      // Welcome Bot's introduction, then the organization's text.
       const welcome = messagesTo(newId);
-      assert.equal(welcome.length, 1);
-      assert.match(welcome[0], /Read the <strong>rules<\/strong> first\./);
+      assert.equal(welcome.length, 2);
+      assert.match(welcome[0], /Welcome Bot/);
+      assert.match(welcome[1], /Read the <strong>rules<\/strong> first\./);
     });
 
     it("escapes what it shows", async () => {

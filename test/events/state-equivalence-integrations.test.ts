@@ -1,18 +1,20 @@
 /**
  * State equivalence for integrations (issue 17): code playgrounds (realm_playgrounds), allowed
  * domains (realm_domains add/change/remove, and the realm update when the last one goes) and a
- * bot's regenerated API key (realm_bot update to its owner and the administrators).
+ * bot's regenerated API key (realm_bot update to its owner and the administrators), the realm's
+ * Welcome Bot text (realm update) and Welcome Bot's test message (a direct message to the caller).
  */
 import { after, before, describe, it } from "node:test";
 import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
 import { STORE_KINDS } from "../helpers/stores.js";
-import { verifyAction } from "./verify-action.js";
+import { ensureNotificationBot, verifyAction } from "./verify-action.js";
 
 for (const kind of STORE_KINDS) {
   describe(`state equivalence: integrations [${kind}]`, () => {
     let t: TestRealm;
     before(async () => {
       t = await createTestRealm(kind);
+      await ensureNotificationBot(t);
     });
     after(() => t.close());
 
@@ -33,6 +35,15 @@ for (const kind of STORE_KINDS) {
       await verifyAction(t, ["hamlet"], () => t.as("desdemona").delete("/realm/domains/example.org"), { expect: { hamlet: ["realm_domains/remove"] } });
       await t.as("desdemona").patch("/realm", { emails_restricted_to_domains: true });
       await verifyAction(t, ["hamlet"], () => t.as("desdemona").delete("/realm/domains/example.com"), { expect: { hamlet: ["realm_domains/remove", "realm/update"] } });
+    });
+
+    it("Welcome Bot: the realm's custom text and the test message", async () => {
+      await verifyAction(t, ["hamlet", "polonius"], () => t.as("iago").patch("/realm", { welcome_message_custom_text: "Be kind." }), {
+        expect: { hamlet: ["realm/update"], polonius: ["realm/update"] },
+      });
+      await verifyAction(t, ["iago", "hamlet"], () => t.as("iago").post("/realm/test_welcome_bot_custom_message", { welcome_message_custom_text: "Be kind." }), {
+        expect: { iago: ["message"], hamlet: [] },
+      });
     });
 
     it("a bot's regenerated API key reaches its owner and the administrators only", async () => {

@@ -19,7 +19,8 @@
  *   the ones every comparison leaves out (permissions computed from group settings).
  */
 import assert from "node:assert/strict";
-import { getNotificationBot } from "../../src/actions/notification-bot.js";
+import { getSystemBot } from "../../src/actions/notification-bot.js";
+import { NOTIFICATION_BOT, WELCOME_BOT } from "../../src/policy/system-bots.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { getRealmById } from "../../src/store/realms.js";
 import { fakeEmailDomain } from "../../src/policy/email-visibility.js";
@@ -199,8 +200,11 @@ export async function verifyAction(
   return delivered;
 }
 
-/** Creates the realm's Notification Bot up front, so tests see only the events of their action. */
+/** Creates the realm's system bots (Notification Bot, Welcome Bot) up front, so tests see only the events of their action. */
 export async function ensureNotificationBot(t: TestRealm): Promise<void> {
   const realm = (await getRealmById(readTx(t.deps.store), t.realmId))!;
-  await transaction(t.deps.store, (tx) => getNotificationBot(t.deps, tx, realm));
+  await transaction(t.deps.store, async (tx) => {
+    await getSystemBot(t.deps, tx, realm, NOTIFICATION_BOT);
+    await getSystemBot(t.deps, tx, realm, WELCOME_BOT);
+  });
 }

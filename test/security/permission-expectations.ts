@@ -262,6 +262,7 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "PATCH /realm/domains/:domain": OWNERS,
   "DELETE /realm/domains/:domain": OWNERS,
   "POST /bots/:bot_id/api_key/regenerate": memberGate(INSUFFICIENT),
+  "POST /realm/test_welcome_bot_custom_message": ADMINS,
 
   // Muting, navigation views and a user's channels are open to every account (zerver/views/
   // muted_users.py, navigation_views.py: no role checks); typing an edit needs only to be the

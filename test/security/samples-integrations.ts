@@ -28,5 +28,6 @@ export const INTEGRATION_SAMPLES: Record<string, EndpointSample> = {
       return { path: { domain } };
     },
   },
+  "POST /realm/test_welcome_bot_custom_message": { build: () => ({ params: { welcome_message_custom_text: "Read the **rules** first." } }) },
   "POST /bots/:bot_id/api_key/regenerate": { build: async ({ o }) => ({ path: { bot_id: (await o.bot("othello")).id } }) },
 };

@@ -141,6 +141,8 @@ export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promis
     // Where message reports go (FL 331); clients offer reporting only when it names a channel.
     realm_moderation_request_channel_id: settings.moderation_request_channel_id ?? -1,
     realm_default_language: settings.default_language ?? "en",
+    // Welcome Bot's custom message to new users (FL 416); "" sends none.
+    realm_welcome_message_custom_text: typeof settings.welcome_message_custom_text === "string" ? settings.welcome_message_custom_text : "",
     realm_icon_url: realmIconUrl(realm, deps.config.enableGravatar),
     realm_icon_source: "G",
     // No realm uploads a logo: the default one ("D"), served as the realm's icon.

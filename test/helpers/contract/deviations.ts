@@ -90,6 +90,10 @@ export const NEWER: Deviation[] = [
     change: { addProperties: { max_channel_folder_name_length: int, max_channel_folder_description_length: int } },
   },
   {
+    kind: "newer", level: 416, why: "realm setting welcome_message_custom_text (Welcome Bot's custom message)", target: REGISTER,
+    change: { addProperties: { realm_welcome_message_custom_text: str } },
+  },
+  {
     kind: "newer", level: 419, why: "presence events in the modern format under the simplified_presence_events capability",
     target: { event: "presence" },
     change: {

@@ -149,6 +149,7 @@ export const NEWER_OPERATIONS: Record<string, NewerOperation> = {
   },
   "PATCH /realm/domains/:domain": { source: "API docs patch-realm-domain", schema: success() },
   "DELETE /realm/domains/:domain": { source: "API docs delete-realm-domain", schema: success() },
+  "POST /realm/test_welcome_bot_custom_message": { source: "FL 416, API docs test-welcome-bot-custom-message", schema: success({ message_id: int }) },
   "POST /messages/:message_id/report": { source: "FL 382, API docs report-message; zerver/views/message_report.py", schema: success() },
   "GET /users/:user_id/channels": { source: "FL 440, API docs get-user-channels", schema: success({ subscribed_channel_ids: intList }) },
   "GET /thumbnail/status/:realm_id_str/*": { source: "FL 479, API docs check-thumbnail-status", schema: success({ has_thumbnail: bool }) },
