@@ -29,6 +29,7 @@ import { reactionEndpoints } from "./reactions.js";
 import { readReceiptEndpoints } from "./read-receipts.js";
 import { realmEndpoints } from "./realm.js";
 import { realmEmojiEndpoints } from "./realm-emoji.js";
+import { realmExportEndpoints } from "./realm-exports.js";
 import { serverEndpoints } from "./server.js";
 import { savedSnippetEndpoints } from "./saved-snippets.js";
 import { scheduledMessageEndpoints } from "./scheduled-messages.js";
@@ -75,6 +76,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...clientDeviceEndpoints,
   ...inviteEndpoints,
   ...realmEmojiEndpoints,
+  ...realmExportEndpoints,
   ...draftEndpoints,
   ...savedSnippetEndpoints,
   ...navigationViewEndpoints,
