@@ -18,6 +18,7 @@ import { registerJoinRoutes } from "./invites/join-routes.js";
 import { registerEmojiImageRoutes } from "./http/emoji-routes.js";
 import { registerAvatarRoutes } from "./http/avatar-routes.js";
 import { registerUploadRoutes } from "./http/upload-routes.js";
+import { registerExportRoutes } from "./http/export-routes.js";
 import { Metrics } from "./http/metrics.js";
 import { registerOpsRoutes } from "./http/ops-routes.js";
 import { installRequestLog, requestIdFor } from "./http/request-log.js";
@@ -70,6 +71,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   installErrorHandlers(app);
   registerEndpoints(app, deps, opts.endpoints ?? ENDPOINTS);
   registerUploadRoutes(app, deps);
+  registerExportRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerJoinRoutes(app, deps);
   registerEmojiImageRoutes(app, deps);

@@ -20,6 +20,7 @@ import { doChangeFullName } from "./user-admin.js";
 import { publishDeliveryEmailChanges, publishUserUpdate } from "./user-events.js";
 import { checkHumanCaller } from "./caller-checks.js";
 import { checkFullName } from "./users.js";
+import { publishExportConsent } from "./realm-export/realm-exports.js";
 
 const WEEK = 7 * 24 * 60 * 60;
 const MIN_PASSWORD_LENGTH = 6;
@@ -100,6 +101,7 @@ export async function updateOwnSettings(deps: AppDeps, realm: RealmRow, user: Us
       publishUserSettingChange(tx, deps.events, user, property, value);
       if (property === "enable_drafts_synchronization" && value === false) await deleteDraftsOfUser(tx, user.id);
       if (property === "email_address_visibility") await doChangeEmailVisibility(deps, tx, realm, user, settings, Number(value));
+      if (property === "allow_private_data_export") await publishExportConsent(deps, tx, user, value === true);
       // `away` in user_status is the deprecated inverse of presence_enabled (FL 148): clients
       // that read it hear of the change as they would from POST /users/me/status.
       if (property === "presence_enabled") {

@@ -30,6 +30,7 @@ import { readReceiptEndpoints } from "./read-receipts.js";
 import { realmEndpoints } from "./realm.js";
 import { realmEmojiEndpoints } from "./realm-emoji.js";
 import { realmIntegrationEndpoints } from "./realm-integrations.js";
+import { realmExportEndpoints } from "./realm-exports.js";
 import { serverEndpoints } from "./server.js";
 import { savedSnippetEndpoints } from "./saved-snippets.js";
 import { scheduledMessageEndpoints } from "./scheduled-messages.js";
@@ -77,6 +78,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...inviteEndpoints,
   ...realmEmojiEndpoints,
   ...realmIntegrationEndpoints,
+  ...realmExportEndpoints,
   ...draftEndpoints,
   ...savedSnippetEndpoints,
   ...navigationViewEndpoints,

@@ -7,6 +7,8 @@
  *   `--public-only` no private data at all.
  * - import-realm FILE [--subdomain S]: into a new realm (the export's subdomain by default), on
  *   whichever store DATABASE_URL names.
+ * - set-owner-full-content-access --realm S --enable|--disable: Zulip's command of that name, the
+ *   realm flag (FL 438) that full exports without member consent from the API need.
  */
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -15,9 +17,10 @@ import { systemClock } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { importRealmArchive } from "../actions/realm-export/import-archive.js";
 import { writeRealmArchive } from "../actions/realm-export/write-archive.js";
-import { readTx, type Store } from "../store/db.js";
+import { withRealmSetting } from "../lib/realm-settings.js";
+import { readTx, transaction, type Store } from "../store/db.js";
 import type { ExportKind } from "../store/realm-export-tables.js";
-import { getRealmBySubdomain } from "../store/realms.js";
+import { getRealmBySubdomain, updateRealm } from "../store/realms.js";
 
 const STRING = { type: "string" } as const;
 const FLAG = { type: "boolean" } as const;
@@ -31,6 +34,7 @@ export interface RealmExportCommand {
 
 const EXPORT_USAGE = "manage export-realm --realm S [--output FILE] [--consent | --public-only]";
 const IMPORT_USAGE = "manage import-realm FILE [--subdomain S]";
+const OWNER_ACCESS_USAGE = "manage set-owner-full-content-access --realm S --enable|--disable";
 
 function exportKind(v: Record<string, string | undefined>): ExportKind {
   if (v.consent && v["public-only"]) throw new ApiError("--consent and --public-only exclude each other");
@@ -38,11 +42,24 @@ function exportKind(v: Record<string, string | undefined>): ExportKind {
   return v.consent ? "full_with_consent" : "full_without_consent";
 }
 
+async function realmNamed(store: Store, subdomain: string | undefined) {
+  if (subdomain === undefined) throw new ApiError("missing --realm (the subdomain; \"\" for the root realm)");
+  const realm = await getRealmBySubdomain(readTx(store), subdomain.toLowerCase());
+  if (!realm) throw new ApiError(`no realm with subdomain '${subdomain}'`);
+  return realm;
+}
+
+export async function runSetOwnerFullContentAccess(store: Store, v: Record<string, string | undefined>) {
+  if (Boolean(v.enable) === Boolean(v.disable)) throw new ApiError("give exactly one of --enable and --disable");
+  const realm = await realmNamed(store, v.realm);
+  const value = Boolean(v.enable);
+  await transaction(store, (tx) => updateRealm(tx, realm.id, { settings: withRealmSetting(realm, "owner_full_content_access", value) }));
+  return { realm_id: realm.id, owner_full_content_access: value };
+}
+
 export async function runExportRealm(store: Store, config: Config, v: Record<string, string | undefined>) {
-  if (v.realm === undefined) throw new ApiError("missing --realm (the subdomain; \"\" for the root realm)");
   const kind = exportKind(v);
-  const realm = await getRealmBySubdomain(readTx(store), v.realm.toLowerCase());
-  if (!realm) throw new ApiError(`no realm with subdomain '${v.realm}'`);
+  const realm = await realmNamed(store, v.realm);
   const now = systemClock.now();
   const file = resolve(v.output ?? `parley-export-${realm.string_id || "root"}-${now}.tar.gz`);
   if (existsSync(file)) throw new ApiError(`${file} already exists`);
@@ -65,5 +82,10 @@ export const REALM_EXPORT_COMMANDS: Record<string, RealmExportCommand> = {
     positionals: ["file"],
     usage: IMPORT_USAGE,
     run: withHelp(IMPORT_USAGE, (store, v, config) => importRealmArchive(store, config, resolve(v.file as string), { subdomain: v.subdomain })),
+  },
+  "set-owner-full-content-access": {
+    options: { realm: STRING, enable: FLAG, disable: FLAG, help: FLAG },
+    usage: OWNER_ACCESS_USAGE,
+    run: withHelp(OWNER_ACCESS_USAGE, (store, v) => runSetOwnerFullContentAccess(store, v)),
   },
 };

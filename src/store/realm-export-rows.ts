@@ -6,7 +6,7 @@
  */
 import { sql, type RawBuilder } from "kysely";
 import { transaction, type Store, type Tx } from "./db.js";
-import type { ExportTable, ExportTableName } from "./realm-export-tables.js";
+import { exportedMessages, type ExportTable, type ExportTableName, type ScopeContext } from "./realm-export-tables.js";
 
 export type Row = Record<string, unknown>;
 
@@ -22,9 +22,9 @@ export async function readRowBatch(tx: Tx, table: ExportTable, condition: RawBui
   return result.rows;
 }
 
-/** How many rows of `table` match `condition` (the size checks before an export starts). */
-export async function countRows(tx: Tx, table: ExportTableName, condition: RawBuilder<unknown>): Promise<number> {
-  const result = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ${sql.table(table)} WHERE ${condition}`.execute(tx.db);
+/** How many messages an export of this scope holds (the size check before an API export starts). */
+export async function countExportedMessages(tx: Tx, scope: ScopeContext): Promise<number> {
+  const result = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ${exportedMessages(scope)} AS exported`.execute(tx.db);
   return Number(result.rows[0].n);
 }
 

@@ -25,6 +25,7 @@ const NEWER_KEYS: Record<string, string[]> = {
     "server_report_message_types", // message reports (Zulip 11.x), read by the mobile app
     "realm_can_set_delete_message_policy_group", // FL 407
     "max_reminder_note_length", // reminder notes (FL 415)
+    "realm_owner_full_content_access", // owners' access to private content, full exports without consent (FL 438)
   ],
   reminders: ["reminders"], // message reminders (FL 399)
   channel_folder: ["channel_folders"], // FL 389

@@ -74,8 +74,5 @@ export const NOT_YET_BUILT: Readonly<Record<string, string>> = {
   "create-constructor-groups-video-call": "issue-17 helper (video calls)",
   "create-nextcloud-talk-video-call": "issue-17 helper (video calls)",
   "create-webex-video-call": "issue-17 helper (video calls)",
-  "export-realm": "issue-17 helper (data exports and the admin CLI)",
-  "get-realm-exports": "issue-17 helper (data exports and the admin CLI)",
-  "get-realm-export-consents": "issue-17 helper (data exports and the admin CLI)",
   "test-notify": "issue-19 helper (notifications: missed-message emails, push)",
 };

@@ -227,6 +227,10 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "POST /invites/:invite_id/resend": memberGate(NOT_REFERRER),
 
   // can_add_custom_emoji_group is role:members; only administrators or the author remove one.
+  // require_realm_admin (zerver/views/realm_export.py).
+  "POST /export/realm": ADMINS,
+  "GET /export/realm": ADMINS,
+  "GET /export/realm/consents": ADMINS,
   "GET /realm/emoji": EVERYONE,
   "POST /realm/emoji/:emoji_name": MEMBERS,
   "DELETE /realm/emoji/:emoji_name": adminsOnly(NOT_EMOJI_AUTHOR),

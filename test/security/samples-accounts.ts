@@ -97,6 +97,16 @@ export const ACCOUNT_SAMPLES: Record<string, EndpointSample> = {
   "DELETE /invites/multiuse/:invite_id": { build: async ({ o }) => ({ path: { invite_id: await o.multiuseInvite("iago") } }) },
   "POST /invites/:invite_id/resend": { build: async ({ o }) => ({ path: { invite_id: await o.invite("othello") } }) },
 
+  // Each cell starts with no export on record, so the one-at-a-time and weekly bounds never answer first.
+  "POST /export/realm": {
+    build: async ({ o }) => {
+      await o.realm.deps.store.db.deleteFrom("realm_exports").execute();
+      return { params: { export_type: "public" } };
+    },
+  },
+  "GET /export/realm": { build: none },
+  "GET /export/realm/consents": { build: none },
+
   "GET /realm/emoji": { build: none },
   "POST /realm/emoji/:emoji_name": { build: () => ({ path: { emoji_name: unique("newemoji") }, files: [{ filename: "e.png", content: PNG, contentType: "image/png" }] }) },
   "DELETE /realm/emoji/:emoji_name": { build: async ({ o }) => ({ path: { emoji_name: await o.emoji("othello") } }) },

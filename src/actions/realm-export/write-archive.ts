@@ -38,11 +38,22 @@ export async function privateDataUserIds(store: Store, realmId: number, kind: Ex
   return users.filter((u) => kind === "full_without_consent" || settingOf(u.settings, "allow_private_data_export") === true).map((u) => u.id);
 }
 
+/**
+ * A file of the staging directory. Its errors surface in writeLine and closeStream (`once` rejects
+ * on 'error'); the listener keeps an error that comes while nobody waits (an abandoned export)
+ * from crashing the process.
+ */
+function openOutput(path: string): WriteStream {
+  return createWriteStream(path).on("error", () => undefined);
+}
+
 async function writeLine(out: WriteStream, line: string): Promise<void> {
+  if (out.errored) throw out.errored;
   if (!out.write(line + "\n")) await once(out, "drain");
 }
 
 async function closeStream(out: WriteStream): Promise<void> {
+  if (out.errored) throw out.errored;
   out.end();
   await once(out, "finish");
 }
@@ -74,12 +85,17 @@ class FileCollector {
   }
 }
 
-async function writeTables(store: Store, scope: ScopeContext, staging: string, files: FileCollector): Promise<Record<string, number>> {
+/** Throws once the export has run past its deadline (epoch milliseconds), so a stuck export ends. */
+function checkDeadline(deadlineMs: number | undefined): void {
+  if (deadlineMs !== undefined && Date.now() > deadlineMs) throw new Error("the export ran past its time limit");
+}
+
+async function writeTables(store: Store, scope: ScopeContext, staging: string, files: FileCollector, deadlineMs?: number): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   const privateIds = new Set(scope.privateUserIds);
   mkdirSync(join(staging, TABLES_DIR));
   for (const table of EXPORT_TABLES) {
-    const out = createWriteStream(join(staging, TABLES_DIR, `${table.name}.jsonl`));
+    const out = openOutput(join(staging, TABLES_DIR, `${table.name}.jsonl`));
     const condition = exportCondition(table, scope);
     let after: unknown[] | null = null;
     let count = 0;
@@ -94,6 +110,7 @@ async function writeTables(store: Store, scope: ScopeContext, staging: string, f
       const last: Row = rows[rows.length - 1];
       after = table.order.map((c) => last[c]);
       await yieldToEventLoop();
+      checkDeadline(deadlineMs);
     }
     await closeStream(out);
     counts[table.name] = count;
@@ -112,7 +129,7 @@ async function copyUploads(config: Config, keys: readonly string[], staging: str
     }
     const dest = join(staging, UPLOADS_DIR, key);
     mkdirSync(dirname(dest), { recursive: true });
-    const out = createWriteStream(dest);
+    const out = openOutput(dest);
     await pipeline(body, out);
     summary.files += 1;
     summary.bytes += out.bytesWritten;
@@ -124,14 +141,23 @@ async function copyUploads(config: Config, keys: readonly string[], staging: str
  * Exports `realm` into a new archive at `file` (which must not exist). The staging directory is
  * removed whatever happens; a failure leaves no archive behind.
  */
-export async function writeRealmArchive(store: Store, config: Config, realm: RealmRow, kind: ExportKind, createdAt: number, file: string): Promise<ArchiveSummary> {
+export async function writeRealmArchive(
+  store: Store,
+  config: Config,
+  realm: RealmRow,
+  kind: ExportKind,
+  createdAt: number,
+  file: string,
+  deadlineMs?: number,
+): Promise<ArchiveSummary> {
   const staging = mkdtempSync(join(tmpdir(), "parley-export-"));
   try {
     const scope: ScopeContext = { realmId: realm.id, dialect: store.dialect, kind, privateUserIds: await privateDataUserIds(store, realm.id, kind) };
     const files = new FileCollector(realm.id);
-    const tables = await writeTables(store, scope, staging, files);
+    const tables = await writeTables(store, scope, staging, files, deadlineMs);
     mkdirSync(join(staging, UPLOADS_DIR));
     const uploads = await copyUploads(config, files.keys, staging);
+    checkDeadline(deadlineMs);
     const manifest: ArchiveManifest = {
       format: ARCHIVE_FORMAT,
       version: ARCHIVE_VERSION,
@@ -143,7 +169,7 @@ export async function writeRealmArchive(store: Store, config: Config, realm: Rea
       tables,
       uploads,
     };
-    const manifestOut = createWriteStream(join(staging, MANIFEST_NAME));
+    const manifestOut = openOutput(join(staging, MANIFEST_NAME));
     await writeLine(manifestOut, JSON.stringify(manifest, null, 2));
     await closeStream(manifestOut);
     await createTar({ gzip: true, file, cwd: staging, portable: true }, [MANIFEST_NAME, TABLES_DIR, UPLOADS_DIR]);

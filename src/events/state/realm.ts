@@ -117,6 +117,8 @@ export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promis
     realm_date_created: realm.date_created,
     realm_org_type: realm.org_type,
     realm_plan_type: 1,
+    // FL 438: whether owners may see all private content (full exports without consent); set by the operator.
+    realm_owner_full_content_access: settings.owner_full_content_access === true,
     realm_waiting_period_threshold: realm.waiting_period_threshold,
     realm_allow_edit_history: realm.allow_edit_history,
     // FL 358 replaced the boolean; Parley keeps all history or none.

@@ -130,6 +130,18 @@ export const NEWER: Deviation[] = [
     },
   },
   ...fields("newer", 472, "attachments' message_ids replace messages (create_time in seconds since FL 443)", [{ component: "Attachment" }], { message_ids: { type: "array", items: int } }),
+  {
+    kind: "newer", level: 438, why: "register's realm_owner_full_content_access (full exports without member consent, FL 449)", target: REGISTER,
+    change: { addProperties: { realm_owner_full_content_access: bool } },
+  },
+  ...fields("newer", 430, "data export consents carry the user's email_address_visibility", [{ response: "GET /export/realm/consents", at: "allOf/1/properties/export_consents/items" }], {
+    email_address_visibility: { enum: [1, 2, 3, 4, 5] },
+  }),
+  {
+    kind: "newer", level: 449, why: "a data export's export_type is a string: public, full_with_consent or full_without_consent",
+    target: { component: "RealmExport", at: "properties/export_type" },
+    change: { alternative: { enum: ["public", "full_with_consent", "full_without_consent"] } },
+  },
   { kind: "newer", level: 481, why: "register's idle_queue_timeout_secs", target: REGISTER, change: { addProperties: { idle_queue_timeout_secs: int } } },
   ...fields("newer", "Zulip 12.0, after FL 435", "channel setting can_create_topic_group (zerver/models/streams.py)", CHANNEL_OBJECTS, {
     can_create_topic_group: groupSetting,
