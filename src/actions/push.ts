@@ -5,14 +5,13 @@
  */
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
-import { encryptForPushKey, parsePushKey } from "../lib/push-encryption.js";
 import { realmUrl } from "../lib/realm-url.js";
 import { listClientDevices } from "../store/client-devices.js";
 import { readTx, transaction } from "../store/db.js";
 import { deletePushDevice, upsertPushDevice } from "../store/push.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { checkHumanCaller } from "./caller-checks.js";
-import { postToBouncer } from "./push-bouncer.js";
+import { e2eeTargets, notifyE2eeDevices, pushNotConfigured } from "./push-bouncer.js";
 
 /**
  * Bound on a platform token, in UTF-8 bytes. Zulip allows 4096 characters, but PostgreSQL's unique
@@ -58,22 +57,10 @@ export async function doRemovePushToken(deps: AppDeps, user: UserRow, kind: Lega
 export async function checkSendE2eeTestNotification(deps: AppDeps, realm: RealmRow, user: UserRow, deviceId: number | undefined): Promise<void> {
   checkHumanCaller(user);
   const devices = (await listClientDevices(readTx(deps.store), user.id)).filter((d) => deviceId === undefined || d.id === deviceId);
-  const ready = devices.flatMap((d) => {
-    const key = d.push_key === null ? null : parsePushKey(d.push_key);
-    return key && d.push_token_id !== null && d.push_key_id !== null ? [{ device: d, key }] : [];
-  });
+  const ready = e2eeTargets(devices);
   if (ready.length === 0) throw new ApiError("No active registered push device", "NO_ACTIVE_PUSH_DEVICE");
+  if (!deps.config.pushBouncerUrl) throw pushNotConfigured();
   const url = realmUrl(deps.config.externalHost, realm.string_id);
   const payload = { type: "test", realm_name: realm.name, realm_url: url, user_id: user.id, time: deps.clock.now() };
-  await postToBouncer(deps.config, "/api/v1/remotes/push/e2ee/notify", {
-    json: {
-      realm_url: url,
-      push_requests: ready.map(({ device, key }) => ({
-        token_id: device.push_token_id,
-        token_kind: device.push_token_kind,
-        push_key_id: device.push_key_id,
-        encrypted_data: encryptForPushKey(key, payload),
-      })),
-    },
-  });
+  await notifyE2eeDevices(deps.config, url, ready, payload);
 }

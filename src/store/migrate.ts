@@ -18,6 +18,7 @@ import { channelTraffic } from "./migrations/0013_channel_traffic.js";
 import { scheduledMessages } from "./migrations/0014_scheduled_messages.js";
 import { navigationViews } from "./migrations/0016_navigation_views.js";
 import { mutedUserLookup } from "./migrations/0016a_muted_user_lookup.js";
+import { pendingNotifications } from "./migrations/0018_pending_notifications.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0014_scheduled_messages": scheduledMessages,
   "0016_navigation_views": navigationViews,
   "0016a_muted_user_lookup": mutedUserLookup,
+  "0018_pending_notifications": pendingNotifications,
 };
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */
