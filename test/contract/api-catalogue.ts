@@ -85,5 +85,4 @@ export const NOT_YET_BUILT: Readonly<Record<string, string>> = {
   "export-realm": "issue-17 helper (data exports and the admin CLI)",
   "get-realm-exports": "issue-17 helper (data exports and the admin CLI)",
   "get-realm-export-consents": "issue-17 helper (data exports and the admin CLI)",
-  "test-notify": "issue-19 helper (notifications: missed-message emails, push)",
 };

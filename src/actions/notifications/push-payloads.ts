@@ -115,3 +115,17 @@ export function legacyRemovePayloads(who: PushIdentity, messageIds: readonly num
     gcm_options: { priority: "normal" },
   };
 }
+
+/** The legacy test notification (POST /mobile_push/test_notification; `event` "test" since FL 234). */
+export function legacyTestPayloads(who: PushIdentity, time: number): LegacyPayloads {
+  const data = { ...identityLegacy(who), event: "test", time };
+  return {
+    gcm_payload: data,
+    apns_payload: {
+      alert: { title: "Test notification", body: `This is a test notification from ${who.realmName} (${who.realmUrl}).` },
+      sound: "default",
+      custom: { zulip: data },
+    },
+    gcm_options: { priority: "high" },
+  };
+}
