@@ -53,6 +53,9 @@ export interface Config {
   eventHeartbeatSeconds: number;
   /** Base URL of the mobile push relay (env `PUSH_BOUNCER_URL`); null: no push service (spec 4.21). */
   pushBouncerUrl: string | null;
+  /** This server's registration with the push relay (env `PUSH_BOUNCER_SERVER_ID`, `PUSH_BOUNCER_API_KEY`; Zulip's zulip_org_id / zulip_org_key), sent as HTTP Basic credentials; null: none sent. */
+  pushBouncerServerId: string | null;
+  pushBouncerApiKey: string | null;
   /** Uploads go to this S3-compatible bucket when `S3_BUCKET` is set; otherwise to `uploadsDir`. */
   s3: S3Config | null;
   /** Outgoing mail goes through this SMTP server (env `SMTP_URL`); null: written as .eml files under `varDir/mail`. */
@@ -264,6 +267,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventHeartbeatSeconds: intFromEnv("EVENT_HEARTBEAT_SECONDS", env.EVENT_HEARTBEAT_SECONDS, 50),
     webPublicStreamsEnabled: (env.WEB_PUBLIC_STREAMS_ENABLED || "true").toLowerCase() !== "false",
     pushBouncerUrl: env.PUSH_BOUNCER_URL ? env.PUSH_BOUNCER_URL.replace(/\/+$/, "") : null,
+    pushBouncerServerId: env.PUSH_BOUNCER_SERVER_ID || null,
+    pushBouncerApiKey: env.PUSH_BOUNCER_API_KEY || null,
     s3: parseS3(env),
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM || `noreply@${externalHost.replace(/:\d+$/, "")}`,

@@ -35,4 +35,6 @@ export interface AppDeps {
   rateLimiter: RateCounter | null;
   /** Set by the server process once its scheduler runs; tests deliver by calling the action themselves. */
   scheduler?: ScheduleWaker;
+  /** Set by the server process once its notification worker runs (scheduler/notification-worker.ts). */
+  notifier?: ScheduleWaker;
 }

@@ -16,6 +16,7 @@ import { PresenceService } from "./actions/presence.js";
 import { Metrics } from "./http/metrics.js";
 import { startUnclaimedAttachmentCleanup } from "./scheduler/attachment-cleanup.js";
 import { MessageScheduler } from "./scheduler/message-scheduler.js";
+import { NotificationWorker } from "./scheduler/notification-worker.js";
 import { MemoryRateCounter, createRateCounter } from "./lib/rate-limiter.js";
 import { errorFields, logLine, setLogLevel } from "./lib/log.js";
 import { realmUrl } from "./lib/realm-url.js";
@@ -113,8 +114,12 @@ async function main(): Promise<void> {
   // Scheduled messages and reminders: sent as they fall due, overdue ones at once.
   const scheduler = new MessageScheduler(deps, { onError: (err) => logLine("error", "scheduled message delivery failed", { err: errorFields(err) }) });
   deps.scheduler = scheduler;
+  // Missed-message emails and mobile pushes: sent as they fall due, ones left by a crash at once.
+  const notifier = new NotificationWorker(deps, { onError: (err) => logLine("error", "notification delivery failed", { err: errorFields(err) }) });
+  deps.notifier = notifier;
   const app = await buildApp(deps, { metrics });
   scheduler.start();
+  notifier.start();
   const gc = setInterval(() => deps.queues.collectIdle(deps.clock.now()), QUEUE_GC_INTERVAL_MS);
   gc.unref();
   const presenceFlush = setInterval(() => void deps.presence.flush().catch((err) => app.log.error({ err }, "presence flush")), PRESENCE_FLUSH_INTERVAL_MS);
@@ -135,6 +140,7 @@ async function main(): Promise<void> {
     clearInterval(presenceFlush);
     stopAttachmentCleanup();
     await scheduler.stop();
+    await notifier.stop();
     await deps.presence.flush().catch((err) => logLine("error", "presence flush at shutdown failed", { err: errorFields(err) }));
     // Parked long-polls are answered (empty) so app.close() can drain; clients poll again later.
     deps.queues.releaseWaiters();

@@ -18,6 +18,7 @@ import { getChannelsByRecipientIds, getRecipientMembers } from "../store/channel
 import { transaction, type Tx } from "../store/db.js";
 import { getMessagesByIds, getUserMessageFlags } from "../store/messages.js";
 import { getSubscribedChannelIds } from "../store/subscriptions.js";
+import { withdrawPushes } from "./notifications/withdraw.js";
 import type { MessageRow, UserRow } from "../store/types.js";
 import {
   changeFlagBit,
@@ -106,6 +107,7 @@ export async function doUpdateMessageFlags(
     bit,
     op === "add",
   );
+  if (flag === "read" && op === "add") await withdrawPushes(deps, tx, user.id, changed);
   const event: Record<string, unknown> = { type: "update_message_flags", op, operation: op, flag, messages: changed, all: false };
   if (flag === "read" && op === "remove") event.message_details = await unreadDetails(tx, user, changed);
   publishOnCommit(tx, deps.events, event as { type: string }, [user.id]);
@@ -142,8 +144,9 @@ async function unreadDetails(tx: Tx, user: UserRow, ids: readonly number[]): Pro
   return out;
 }
 
-/** Publishes the read-flag event for messages just marked read. */
-function publishRead(deps: AppDeps, tx: Tx, user: UserRow, messages: number[], all: boolean): void {
+/** Publishes the read-flag event for messages just marked read, and withdraws their pushes. */
+async function publishRead(deps: AppDeps, tx: Tx, user: UserRow, messages: number[], all: boolean): Promise<void> {
+  await withdrawPushes(deps, tx, user.id, all ? null : messages);
   publishOnCommit(tx, deps.events, { type: "update_message_flags", op: "add", operation: "add", flag: "read", messages, all }, [user.id]);
 }
 
@@ -161,7 +164,7 @@ export async function checkUpdateMessageFlags(
 export async function checkMarkAllAsRead(deps: AppDeps, user: UserRow): Promise<void> {
   await transaction(deps.store, async (tx) => {
     await markAllRead(tx, user.id);
-    publishRead(deps, tx, user, [], true);
+    await publishRead(deps, tx, user, [], true);
   });
 }
 
@@ -180,6 +183,6 @@ export async function checkMarkChannelAsRead(deps: AppDeps, user: UserRow, chann
     const unread = await getUnreadMessageIds(tx, user.id, { recipientId, topic });
     if (unread.length === 0) return;
     await changeFlagBit(tx, user.id, unread, FLAG_BITS.read, true);
-    publishRead(deps, tx, user, unread, false);
+    await publishRead(deps, tx, user, unread, false);
   });
 }

@@ -1,18 +1,19 @@
 /**
- * Mobile push: legacy token registration (OpenAPI add/remove-apns-token, add/remove-fcm-token) and
- * the E2EE test notification (spec 4.21; since FL 468 its `device_id` names a client device). E2EE
- * registration itself is in push-registration.ts.
+ * Mobile push: legacy token registration (OpenAPI add/remove-apns-token, add/remove-fcm-token), the
+ * legacy test notification (test-notify, FL 217) and the E2EE one (spec 4.21; since FL 468 its
+ * `device_id` names a client device). E2EE registration itself is in push-registration.ts; message
+ * notifications in notifications/.
  */
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
-import { encryptForPushKey, parsePushKey } from "../lib/push-encryption.js";
 import { realmUrl } from "../lib/realm-url.js";
 import { listClientDevices } from "../store/client-devices.js";
 import { readTx, transaction } from "../store/db.js";
-import { deletePushDevice, upsertPushDevice } from "../store/push.js";
+import { deletePushDevice, listPushDevices, upsertPushDevice } from "../store/push.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { checkHumanCaller } from "./caller-checks.js";
-import { postToBouncer } from "./push-bouncer.js";
+import { legacyTestPayloads } from "./notifications/push-payloads.js";
+import { e2eeTargets, notifyE2eeDevices, notifyLegacyDevices, pushNotConfigured, RelayRejection } from "./push-bouncer.js";
 
 /**
  * Bound on a platform token, in UTF-8 bytes. Zulip allows 4096 characters, but PostgreSQL's unique
@@ -58,22 +59,32 @@ export async function doRemovePushToken(deps: AppDeps, user: UserRow, kind: Lega
 export async function checkSendE2eeTestNotification(deps: AppDeps, realm: RealmRow, user: UserRow, deviceId: number | undefined): Promise<void> {
   checkHumanCaller(user);
   const devices = (await listClientDevices(readTx(deps.store), user.id)).filter((d) => deviceId === undefined || d.id === deviceId);
-  const ready = devices.flatMap((d) => {
-    const key = d.push_key === null ? null : parsePushKey(d.push_key);
-    return key && d.push_token_id !== null && d.push_key_id !== null ? [{ device: d, key }] : [];
-  });
+  const ready = e2eeTargets(devices);
   if (ready.length === 0) throw new ApiError("No active registered push device", "NO_ACTIVE_PUSH_DEVICE");
+  if (!deps.config.pushBouncerUrl) throw pushNotConfigured();
   const url = realmUrl(deps.config.externalHost, realm.string_id);
   const payload = { type: "test", realm_name: realm.name, realm_url: url, user_id: user.id, time: deps.clock.now() };
-  await postToBouncer(deps.config, "/api/v1/remotes/push/e2ee/notify", {
-    json: {
-      realm_url: url,
-      push_requests: ready.map(({ device, key }) => ({
-        token_id: device.push_token_id,
-        token_kind: device.push_token_kind,
-        push_key_id: device.push_key_id,
-        encrypted_data: encryptForPushKey(key, payload),
-      })),
-    },
-  });
+  await notifyE2eeDevices(deps.config, url, ready, payload);
+}
+
+/**
+ * `POST /mobile_push/test_notification` (test-notify, FL 217): a test notification to the user's
+ * legacy token registrations, or to the one named by `token` ("Device not recognized" otherwise);
+ * a relay that does not know the token answers INVALID_REMOTE_PUSH_DEVICE_TOKEN, as in Zulip.
+ */
+export async function checkSendLegacyTestNotification(deps: AppDeps, realm: RealmRow, user: UserRow, token: string | undefined): Promise<void> {
+  checkHumanCaller(user);
+  const devices = (await listPushDevices(readTx(deps.store), user.id)).filter((d) => token === undefined || d.token === token);
+  if (token !== undefined && devices.length === 0) throw new ApiError("Device not recognized", "INVALID_PUSH_DEVICE_TOKEN");
+  if (!deps.config.pushBouncerUrl) throw pushNotConfigured();
+  const url = realmUrl(deps.config.externalHost, realm.string_id);
+  const who = { realmId: realm.id, realmName: realm.name, realmUrl: url, server: deps.config.externalHost, userId: user.id };
+  try {
+    await notifyLegacyDevices(deps.config, user.id, devices, { ...legacyTestPayloads(who, deps.clock.now()) });
+  } catch (e) {
+    if (e instanceof RelayRejection && e.relayCode === "INVALID_REMOTE_PUSH_DEVICE_TOKEN") {
+      throw new ApiError("Device not recognized by the push bouncer", "INVALID_REMOTE_PUSH_DEVICE_TOKEN");
+    }
+    throw e;
+  }
 }

@@ -36,6 +36,7 @@ import {
 import type { RenderResult } from "../markdown/index.js";
 import { presentNewMessage } from "./message-views.js";
 import { claimAttachments } from "./attachments.js";
+import { enqueueMessageNotifications } from "./notifications/enqueue.js";
 import { doSetFirstMessageId } from "./first-message.js";
 import { renderContent } from "./render.js";
 import { doAddWidgetOnSend, type Submessage } from "./submessages.js";
@@ -302,6 +303,8 @@ export async function doSendMessage(
   });
   await insertUserMessages(tx, rows);
   const submessages = await doAddWidgetOnSend(tx, messageId, sender.id, content);
+  const sent = { id: messageId, realmId: realm.id, senderId: sender.id, channel: delivery.channel, topic: delivery.topic };
+  await enqueueMessageNotifications(deps, tx, sent, rows, mutedSenderBy);
   await publishMessageEvents(deps, tx, realm, { ...message, id: messageId }, { sender, delivery, rows, submessages }, opts);
   return messageId;
 }

@@ -8,6 +8,7 @@ import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
 import { publishUserSettingChange } from "../events/user-settings-events.js";
+import { cancelForSettings } from "./notifications/withdraw.js";
 import { verifyPassword, hashPassword } from "../lib/secrets.js";
 import { NOTIFICATION_SOUNDS, mergeSettings, type UserSettings } from "../lib/user-settings.js";
 import { apiEmailFor, fakeEmailDomain } from "../policy/email-visibility.js";
@@ -97,6 +98,7 @@ export async function updateOwnSettings(deps: AppDeps, realm: RealmRow, user: Us
     for (const [name, value] of changed) stored[name] = value;
     const settings = JSON.stringify(stored);
     await updateUser(tx, user.id, { settings });
+    await cancelForSettings(tx, user.id, changed);
     for (const [property, value] of changed) {
       publishUserSettingChange(tx, deps.events, user, property, value);
       if (property === "enable_drafts_synchronization" && value === false) await deleteDraftsOfUser(tx, user.id);

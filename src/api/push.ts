@@ -3,7 +3,7 @@
  * registration of a client device (register-push-device as of FL 468) and the E2EE test
  * notification (spec 4.21).
  */
-import { checkSendE2eeTestNotification, doAddPushToken, doRemovePushToken } from "../actions/push.js";
+import { checkSendE2eeTestNotification, checkSendLegacyTestNotification, doAddPushToken, doRemovePushToken } from "../actions/push.js";
 import { doRegisterPushDevice } from "../actions/push-registration.js";
 import { invalidParam } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
@@ -93,4 +93,16 @@ export const sendE2eeTestNotification = endpoint({
   },
 });
 
-export const pushEndpoints = [addApnsToken, removeApnsToken, addFcmToken, removeFcmToken, registerPushDevice, sendE2eeTestNotification];
+/** test-notify (FL 217): the legacy registrations' test notification. */
+export const sendTestNotification = endpoint({
+  method: "POST",
+  path: "/mobile_push/test_notification",
+  auth: "user",
+  params: { token: p.str().optional() },
+  async handler(ctx, params) {
+    await checkSendLegacyTestNotification(ctx.deps, ctx.realm, ctx.user, params.token);
+    return {};
+  },
+});
+
+export const pushEndpoints = [addApnsToken, removeApnsToken, addFcmToken, removeFcmToken, registerPushDevice, sendE2eeTestNotification, sendTestNotification];

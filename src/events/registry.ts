@@ -57,6 +57,15 @@ export class QueueRegistry {
     return true;
   }
 
+  /**
+   * Whether the user has a queue here that takes events of this type: Zulip's receiver_is_off_zulip
+   * asks it of "message" (policy/notifications.ts isIdle).
+   */
+  hasQueueFor(userId: number, type: string): boolean {
+    for (const queue of this.byUser.get(userId) ?? []) if (queue.wants({ type })) return true;
+    return false;
+  }
+
   /** Users with at least one queue here. */
   userIds(): number[] {
     return [...this.byUser.keys()];

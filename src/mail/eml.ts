@@ -21,19 +21,31 @@ function encodeHeader(value: string): string {
 /** The address part of a From/To value, for the Message-ID domain. */
 const domainOf = (address: string) => /@([^>\s]+)>?\s*$/.exec(address)?.[1] ?? "localhost";
 
+/** `<key@domain>`: from the message's stable key when it has one, else random. */
+export function messageIdOf(message: MailMessage): string {
+  return `<${message.messageKey ?? randomToken(16)}@${domainOf(message.from)}>`;
+}
+
+/** One UTF-8 body part in base64, lines of 76. */
+function base64Part(type: string, content: string): string {
+  const body = Buffer.from(content.replace(/\r?\n/g, "\r\n"), "utf8").toString("base64");
+  return `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${body.replace(/.{1,76}/g, "$&\r\n")}`;
+}
+
 export function formatEml(message: MailMessage): string {
-  const body = Buffer.from(message.text.replace(/\r?\n/g, "\r\n"), "utf8").toString("base64");
   const headers = [
     `From: ${encodeHeader(message.from)}`,
     `To: ${singleLine(message.to)}`,
     `Subject: ${encodeHeader(message.subject)}`,
     `Date: ${message.date.toUTCString().replace("GMT", "+0000")}`,
-    `Message-ID: <${randomToken(16)}@${domainOf(message.from)}>`,
+    `Message-ID: ${messageIdOf(message)}`,
     "MIME-Version: 1.0",
-    "Content-Type: text/plain; charset=utf-8",
-    "Content-Transfer-Encoding: base64",
   ];
-  return `${headers.join("\r\n")}\r\n\r\n${body.replace(/.{1,76}/g, "$&\r\n")}`;
+  if (message.html === undefined) return `${headers.join("\r\n")}\r\n${base64Part("text/plain", message.text)}`;
+  // Text first, HTML last: readers show the last alternative they can (RFC 2046 5.1.4).
+  const boundary = `=_parley_${randomToken(12)}`;
+  const parts = [base64Part("text/plain", message.text), base64Part("text/html", message.html)].map((p) => `--${boundary}\r\n${p}`);
+  return `${headers.join("\r\n")}\r\nContent-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n${parts.join("")}--${boundary}--\r\n`;
 }
 
 export class FileMailTransport implements MailTransport {
@@ -41,9 +53,9 @@ export class FileMailTransport implements MailTransport {
 
   async send(message: MailMessage): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    const name = `${message.date.getTime()}-${randomToken(9)}.eml`;
+    const name = message.messageKey ? `${message.messageKey}.eml` : `${message.date.getTime()}-${randomToken(9)}.eml`;
     const partial = join(this.dir, `.${name}.partial`);
-    await writeFile(partial, formatEml(message), { flag: "wx" });
+    await writeFile(partial, formatEml(message), { flag: message.messageKey ? "w" : "wx" });
     await rename(partial, join(this.dir, name));
   }
 }

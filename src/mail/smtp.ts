@@ -4,6 +4,7 @@
  */
 import type nodemailer from "nodemailer";
 import { loadOnFirstUse } from "../lib/load-on-first-use.js";
+import { messageIdOf } from "./eml.js";
 import type { MailMessage, MailTransport } from "./transport.js";
 
 /** nodemailer is loaded only when SMTP_URL is set and mail is sent. */
@@ -17,6 +18,14 @@ export class SmtpMailTransport implements MailTransport {
   }
 
   async send(message: MailMessage): Promise<void> {
-    await this.transporter.sendMail({ from: message.from, to: message.to, subject: message.subject, text: message.text, date: message.date });
+    await this.transporter.sendMail({
+      from: message.from,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      date: message.date,
+      messageId: message.messageKey ? messageIdOf(message) : undefined,
+    });
   }
 }

@@ -17,6 +17,13 @@ export interface MailMessage {
   text: string;
   /** When the message was composed (the Date header). */
   date: Date;
+  /** An HTML alternative of `text` (multipart/alternative). */
+  html?: string;
+  /**
+   * A stable identity (the Message-ID's local part): the same notification sent again after a
+   * crash carries the same Message-ID, and the .eml transport overwrites the same file.
+   */
+  messageKey?: string;
 }
 
 export interface MailTransport {

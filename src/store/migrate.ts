@@ -20,6 +20,7 @@ import { realmExports } from "./migrations/0015_realm_exports.js";
 import { navigationViews } from "./migrations/0016_navigation_views.js";
 import { mutedUserLookup } from "./migrations/0016a_muted_user_lookup.js";
 import { integrations } from "./migrations/0017_integrations.js";
+import { pendingNotifications } from "./migrations/0018_pending_notifications.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0016_navigation_views": navigationViews,
   "0016a_muted_user_lookup": mutedUserLookup,
   "0017_integrations": integrations,
+  "0018_pending_notifications": pendingNotifications,
 };
 
 /** The newest migration this code knows (an export archive records it; the importer refuses newer ones). */

@@ -22,6 +22,13 @@ export async function getPresenceRow(tx: Tx, userId: number): Promise<PresenceRo
   return tx.db.selectFrom("presence").selectAll().where("user_id", "=", userId).executeTakeFirst();
 }
 
+/** The last active times of these users (users without presence are left out). */
+export async function getLastActiveTimes(tx: Tx, userIds: readonly number[]): Promise<Map<number, number | null>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await tx.db.selectFrom("presence").select(["user_id", "last_active_time"]).where("user_id", "in", [...userIds]).execute();
+  return new Map(rows.map((r) => [r.user_id, r.last_active_time === null ? null : Number(r.last_active_time)]));
+}
+
 export async function getMaxPresenceUpdateId(tx: Tx, realmId: number): Promise<number> {
   const row = await tx.db
     .selectFrom("presence")

@@ -390,6 +390,22 @@ export interface DB {
     size: number | null;
     failure: string | null;
   };
+  /** Missed-message emails and mobile pushes waiting to be sent (migration 0018, pending-notifications.ts). */
+  pending_notifications: {
+    id: Id;
+    user_id: number;
+    message_id: number;
+    /** "email" | "push" | "remove" */
+    kind: string;
+    trigger: Generated<string>;
+    mentioned_group_id: number | null;
+    due_at: number;
+    attempts: Generated<number>;
+    claimed_until: number | null;
+    claim_token: string | null;
+  };
+  /** Messages whose push notification a user's devices show (migration 0018). */
+  active_push_notifications: { user_id: number; message_id: number };
   /** Bumped by triggers on every change of a users or realms row (migration 0006, auth-rows.ts). */
   row_versions: { table_name: string; row_id: number; version: number };
   deployment: { id: string };

@@ -57,6 +57,19 @@ export async function getUserTopic(tx: Tx, userId: number, channelId: number, to
     .executeTakeFirst();
 }
 
+/** These users' visibility policies for one topic (users without one are left out). */
+export async function getTopicPolicies(tx: Tx, channelId: number, topic: string, userIds: readonly number[]): Promise<Map<number, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await tx.db
+    .selectFrom("user_topics")
+    .select(["user_id", "visibility_policy"])
+    .where("channel_id", "=", channelId)
+    .where(sameTopic(topic))
+    .where("user_id", "in", [...userIds])
+    .execute();
+  return new Map(rows.map((r) => [r.user_id, r.visibility_policy]));
+}
+
 /** Inserts the row unless one for the same topic appeared meanwhile; returns whether it did. */
 export async function insertUserTopic(tx: Tx, row: Omit<UserTopicRow, "id">): Promise<boolean> {
   const result = await tx.db

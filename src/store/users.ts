@@ -10,6 +10,12 @@ export async function getUserById(tx: Tx, realmId: number, id: number): Promise<
 }
 
 /** Looks up by real (delivery) email, case-insensitively as the unique index compares (lower() on both sides), within one realm. */
+/** The realm of a user known only by id (null when there is no such user). */
+export async function getRealmIdOfUser(tx: Tx, userId: number): Promise<number | null> {
+  const row = await tx.db.selectFrom("users").select("realm_id").where("id", "=", userId).executeTakeFirst();
+  return row ? row.realm_id : null;
+}
+
 export async function getUserByDeliveryEmail(tx: Tx, realmId: number, email: string): Promise<UserRow | undefined> {
   return tx.db
     .selectFrom("users")

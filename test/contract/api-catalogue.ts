@@ -74,5 +74,4 @@ export const NOT_YET_BUILT: Readonly<Record<string, string>> = {
   "create-constructor-groups-video-call": "issue-17 helper (video calls)",
   "create-nextcloud-talk-video-call": "issue-17 helper (video calls)",
   "create-webex-video-call": "issue-17 helper (video calls)",
-  "test-notify": "issue-19 helper (notifications: missed-message emails, push)",
 };

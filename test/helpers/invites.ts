@@ -30,6 +30,19 @@ export interface ReadMail {
   file: string;
   headers: Record<string, string>;
   text: string;
+  /** The HTML alternative, when the mail has one (multipart/alternative). */
+  html?: string;
+}
+
+/** Headers and the base64 body of one part (or of a whole single-part mail). */
+function readPart(raw: string): { headers: Record<string, string>; body: string } {
+  const at = raw.indexOf("\r\n\r\n");
+  const headers: Record<string, string> = {};
+  for (const line of raw.slice(0, at).split("\r\n")) {
+    const i = line.indexOf(": ");
+    headers[line.slice(0, i).toLowerCase()] = line.slice(i + 2);
+  }
+  return { headers, body: Buffer.from(raw.slice(at + 4).replace(/\r\n/g, ""), "base64").toString("utf8") };
 }
 
 /** Every .eml written so far, oldest first, with its base64 body decoded. */
@@ -43,13 +56,15 @@ export function readMails(t: MailRealm): ReadMail[] {
   }
   return files.map((file) => {
     const raw = readFileSync(join(dir, file), "utf8");
-    const [head, body] = raw.split("\r\n\r\n");
-    const headers: Record<string, string> = {};
-    for (const line of head.split("\r\n")) {
-      const i = line.indexOf(": ");
-      headers[line.slice(0, i).toLowerCase()] = line.slice(i + 2);
+    const boundary = /boundary="([^"]+)"/.exec(raw.slice(0, raw.indexOf("\r\n\r\n")))?.[1];
+    if (!boundary) {
+      const { headers, body } = readPart(raw);
+      return { file, headers, text: body };
     }
-    return { file, headers, text: Buffer.from(body.replace(/\r\n/g, ""), "base64").toString("utf8") };
+    const { headers } = readPart(raw.slice(0, raw.indexOf("\r\n\r\n") + 4));
+    const parts = raw.split(`--${boundary}`).slice(1, -1).map((p) => readPart(p.replace(/^\r\n/, "")));
+    const of = (type: string) => parts.find((p) => p.headers["content-type"].startsWith(type))?.body;
+    return { file, headers, text: of("text/plain") ?? "", html: of("text/html") };
   });
 }
 

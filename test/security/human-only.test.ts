@@ -31,6 +31,7 @@ const CALLS: Array<[method: "post" | "delete", path: string, params: () => Recor
   ["delete", "/users/me/android_gcm_reg_id", () => ({ token: "fcm-token" })],
   ["post", "/mobile_push/register", registration],
   ["post", "/mobile_push/e2ee/test_notification", () => ({})],
+  ["post", "/mobile_push/test_notification", () => ({})],
 ];
 
 for (const kind of STORE_KINDS) {

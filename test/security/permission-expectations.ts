@@ -213,6 +213,7 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "DELETE /users/me/android_gcm_reg_id": HUMANS,
   "POST /mobile_push/register": HUMANS,
   "POST /mobile_push/e2ee/test_notification": HUMANS,
+  "POST /mobile_push/test_notification": HUMANS,
   // Zulip's register_device checks no role (FL 468); a device is the caller's own record.
   "POST /register_client_device": EVERYONE,
   "POST /remove_client_device": EVERYONE,

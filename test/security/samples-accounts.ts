@@ -128,6 +128,13 @@ export const ACCOUNT_SAMPLES: Record<string, EndpointSample> = {
   },
   "POST /mobile_push/register": { build: async ({ o, caller }) => ({ params: o.pushRegistration(await o.clientDevice(caller)) }) },
   "POST /mobile_push/e2ee/test_notification": { build: async ({ o, caller }) => ({ params: { device_id: await o.e2eeDevice(caller) } }) },
+  "POST /mobile_push/test_notification": {
+    build: async ({ o, caller }) => {
+      const token = "fcm-test-token";
+      await o.pushDevice(caller, "fcm", token);
+      return { params: { token } };
+    },
+  },
 
   "POST /register_client_device": { build: none },
   "POST /remove_client_device": { build: async ({ o, caller }) => ({ params: { device_id: await o.clientDevice(caller) } }) },

@@ -1,0 +1,122 @@
+/**
+ * Deciding, in the transaction that sends a message, which recipients get a missed-message email
+ * or a mobile push (policy/notifications.ts), and writing those as pending rows
+ * (store/pending-notifications.ts) that the notification worker sends later. Zulip decides the same
+ * in its event server when the message arrives (process_message_event, maybe_enqueue_notifications);
+ * here the rows commit with the message, so a crash right after sending loses none.
+ *
+ * Emails wait for the user's batching period (email_notifications_batching_period_seconds, Zulip's
+ * default 120 s): a user's first pending email opens a batch due then, and later ones join it, as
+ * Zulip's ScheduledMessageNotificationEmail does. Pushes are due at once, and only when a push
+ * relay is configured (Zulip's push_notifications_configured).
+ */
+import type { AppDeps } from "../../deps.js";
+import { FLAG_BITS } from "../../lib/flags.js";
+import { settingOf } from "../../lib/user-settings.js";
+import {
+  decideNotifications,
+  isIdle,
+  notificationTriggers,
+  NOTIFICATION_SETTING_NAMES,
+  VISIBILITY,
+  type NotificationSettings,
+  type Triggers,
+} from "../../policy/notifications.js";
+import type { Tx } from "../../store/db.js";
+import { insertPendingNotifications, openEmailBatchDue, type NewPendingNotification } from "../../store/pending-notifications.js";
+import { getLastActiveTimes } from "../../store/presence.js";
+import { getSubscriptionRows } from "../../store/subscriptions.js";
+import { getTopicPolicies } from "../../store/topics.js";
+import type { ChannelRow, UserRow } from "../../store/types.js";
+import { getUsersByIds } from "../../store/users.js";
+
+/** Zulip's default email_notifications_batching_period_seconds. */
+export const DEFAULT_BATCHING_PERIOD_SECONDS = 120;
+
+export interface SentMessage {
+  id: number;
+  realmId: number;
+  senderId: number;
+  /** Null for a direct message. */
+  channel: ChannelRow | null;
+  topic: string;
+}
+
+export function notificationSettingsOf(user: Pick<UserRow, "settings">): NotificationSettings {
+  const settings = {} as Record<keyof NotificationSettings, boolean>;
+  for (const name of NOTIFICATION_SETTING_NAMES) settings[name] = settingOf(user.settings, name) === true;
+  return settings;
+}
+
+export function batchingPeriodOf(user: Pick<UserRow, "settings">): number {
+  const value = settingOf(user.settings, "email_notifications_batching_period_seconds");
+  return typeof value === "number" ? value : DEFAULT_BATCHING_PERIOD_SECONDS;
+}
+
+/** What the message would trigger for each recipient were they away (only those with something). */
+async function triggersByRecipient(
+  tx: Tx,
+  message: SentMessage,
+  users: readonly UserRow[],
+  flagsOf: ReadonlyMap<number, number>,
+  mutedSenderBy: ReadonlySet<number>,
+): Promise<Map<UserRow, Triggers>> {
+  const ids = users.map((u) => u.id);
+  const channel = message.channel;
+  const subs = channel ? new Map((await getSubscriptionRows(tx, channel.recipient_id as number, ids)).filter((s) => s.active).map((s) => [s.user_id, s])) : new Map();
+  const policies = channel ? await getTopicPolicies(tx, channel.id, message.topic, ids) : new Map<number, number>();
+  const out = new Map<UserRow, Triggers>();
+  for (const user of users) {
+    const triggers = notificationTriggers(
+      { senderId: message.senderId, direct: channel === null },
+      {
+        userId: user.id,
+        isBot: user.is_bot,
+        isActive: user.is_active,
+        settings: notificationSettingsOf(user),
+        flags: flagsOf.get(user.id) ?? 0,
+        subscription: subs.get(user.id) ?? null,
+        visibilityPolicy: policies.get(user.id) ?? VISIBILITY.INHERIT,
+        mutedSender: mutedSenderBy.has(user.id),
+      },
+    );
+    if (triggers.email !== null || triggers.push !== null) out.set(user, triggers);
+  }
+  return out;
+}
+
+/**
+ * Writes the pending notifications of a message just sent. `rows` are its user_messages rows;
+ * recipients whose copy starts read (the sender, those who muted the sender) are never notified.
+ */
+export async function enqueueMessageNotifications(
+  deps: AppDeps,
+  tx: Tx,
+  message: SentMessage,
+  rows: ReadonlyArray<{ user_id: number; flags: number }>,
+  mutedSenderBy: ReadonlySet<number>,
+): Promise<void> {
+  const unread = rows.filter((r) => r.user_id !== message.senderId && (r.flags & FLAG_BITS.read) === 0);
+  if (unread.length === 0) return;
+  const flagsOf = new Map(unread.map((r) => [r.user_id, r.flags]));
+  const users = await getUsersByIds(tx, message.realmId, [...flagsOf.keys()]);
+  const candidates = await triggersByRecipient(tx, message, users, flagsOf, mutedSenderBy);
+  if (candidates.size === 0) return;
+  const now = deps.clock.now();
+  const lastActive = await getLastActiveTimes(tx, [...candidates.keys()].map((u) => u.id));
+  const pending: NewPendingNotification[] = [];
+  for (const [user, triggers] of candidates) {
+    const idle = isIdle(deps.queues.hasQueueFor(user.id, "message"), lastActive.get(user.id) ?? null, now);
+    const { email, push } = decideNotifications(triggers, idle);
+    const base = { user_id: user.id, message_id: message.id, mentioned_group_id: null };
+    if (email !== null) {
+      const due = (await openEmailBatchDue(tx, user.id)) ?? now + batchingPeriodOf(user);
+      pending.push({ ...base, kind: "email", trigger: email, due_at: due });
+    }
+    if (push !== null && deps.config.pushBouncerUrl) pending.push({ ...base, kind: "push", trigger: push, due_at: now });
+  }
+  if (pending.length === 0) return;
+  await insertPendingNotifications(tx, pending);
+  const soonest = Math.min(...pending.map((p) => p.due_at));
+  tx.onCommit(() => deps.notifier?.wake(soonest));
+}
