@@ -179,7 +179,7 @@ export function Compose({ target, onTargetChange, focusRequest }: ComposeProps) 
         </p>
       )}
       <div class="compose-actions">
-        <input ref={fileInput} type="file" multiple class="visually-hidden" id="compose-file" tabindex={-1} onChange={(e) => (startUploads(e.currentTarget.files ?? []), (e.currentTarget.value = ""))} />
+        <input ref={fileInput} type="file" multiple class="visually-hidden" id="compose-file" aria-label="Attach files" tabindex={-1} onChange={(e) => (startUploads(e.currentTarget.files ?? []), (e.currentTarget.value = ""))} />
         <button type="button" class="button" onClick={() => fileInput.current?.click()}>
           Attach files
         </button>
