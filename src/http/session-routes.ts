@@ -4,6 +4,10 @@
  *   does, starts a session on the realm the Host names and sets the `sessionid` cookie; answers
  *   `{"result":"success","msg":"","user_id":…,"email":…}`.
  * - `POST /accounts/logout/`: ends the cookie's session (if any) and clears the cookie.
+ * - `POST /accounts/api_key/` (Parley's own): the API key of the cookie's user, so the web client
+ *   signs in a person who has just joined through an invitation link (the join form started the
+ *   session) without asking for the password again (issue 20). Zulip's web app needs no key, as
+ *   it calls /json/ with the cookie; the answer is readable only by the same origin.
  * Both refuse a foreign Origin (login CSRF), are limited per address like other unauthenticated
  * calls, and are never cached.
  */
@@ -16,7 +20,7 @@ import { enforceRate } from "./rate-limit.js";
 import { subdomainFromHost } from "./realm-host.js";
 import { collectRawParams } from "./request-params.js";
 import { sendSuccess } from "./respond.js";
-import { checkSameOrigin, clearSessionCookie, sessionTokenOf, setSessionCookie } from "./session-auth.js";
+import { authenticateBasicOrSession, checkSameOrigin, clearSessionCookie, sessionTokenOf, setSessionCookie } from "./session-auth.js";
 
 const LOGIN_PARAMS = { username: p.str(), password: p.str() };
 
@@ -45,6 +49,15 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): void
     return sendSuccess(reply, {}, []);
   };
 
+  const apiKey = async (request: FastifyRequest, reply: FastifyReply) => {
+    checkSameOrigin(request);
+    await limitByAddress(deps, request, reply);
+    const { user } = await authenticateBasicOrSession(deps, request);
+    reply.header("Cache-Control", "no-store");
+    return sendSuccess(reply, { api_key: user.api_key, email: user.email, user_id: user.id }, []);
+  };
+
   for (const url of ["/accounts/login/", "/accounts/login"]) app.post(url, login);
+  for (const url of ["/accounts/api_key/", "/accounts/api_key"]) app.post(url, apiKey);
   for (const url of ["/accounts/logout/", "/accounts/logout"]) app.post(url, logout);
 }

@@ -6,6 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { acceptInvitation, getJoinableInvite, type JoinableInvite } from "../actions/invite-join.js";
+import { checkLogin } from "../actions/sessions.js";
+import { setSessionCookie } from "../http/session-auth.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { subdomainFromHost } from "../http/realm-host.js";
@@ -56,7 +58,11 @@ export function registerJoinRoutes(app: FastifyInstance, deps: AppDeps): void {
       const form = { fullName: field(request.body, "full_name"), password: field(request.body, "password"), email: field(request.body, "email") };
       try {
         const joined = await acceptInvitation(deps, subdomain, request.params.key, form);
-        return sendPage(reply, 200, joinedPage(deps.config.externalHost, joined.realm, joined.email, joined.fullName));
+        // Signed in right away (issue 20): a session cookie, which the web client turns into its
+        // API key (`#/joined` asks POST /accounts/api_key/). Without it, the page says to log in.
+        const session = await checkLogin(deps, subdomain, joined.email, form.password).catch(() => null);
+        if (session) setSessionCookie(deps, request, reply, session.token);
+        return sendPage(reply, 200, joinedPage(deps.config.externalHost, joined.realm, joined.email, joined.fullName, session !== null));
       } catch (err) {
         if (!(err instanceof ApiError) || err.status !== 400) return linkErrorPage(reply, err);
         const values = { email: form.email, fullName: form.fullName };

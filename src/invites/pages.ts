@@ -10,29 +10,42 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** The web client's login card (web/src/styles/base.css), so joining looks like signing in (issue 20). */
 const STYLE = `
-body { font-family: system-ui, sans-serif; max-width: 32rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5; color: #1f2328; }
-label { display: block; margin-top: 1rem; font-weight: 600; }
-input { width: 100%; padding: .5rem; font-size: 1rem; box-sizing: border-box; border: 1px solid #6e7781; border-radius: 4px; }
-input[readonly] { background: #f0f0f0; }
-button { margin-top: 1.5rem; padding: .6rem 1.2rem; font-size: 1rem; border: 0; border-radius: 4px; background: #0b57d0; color: #fff; cursor: pointer; }
-button:focus-visible, input:focus-visible, a:focus-visible { outline: 3px solid #f0a500; outline-offset: 2px; }
-.error { color: #a40e26; background: #ffebe9; padding: .75rem; border-radius: 4px; }
-.hint { color: #57606a; font-size: .9rem; }
+* { box-sizing: border-box; }
+html, body { height: 100%; margin: 0; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: #1d2330;
+  display: grid; place-items: center; padding: 24px; background: linear-gradient(160deg, #1f2433 0%, #33408c 100%); }
+main { width: min(420px, 100%); background: #fff; border-radius: 14px; padding: 32px; box-shadow: 0 6px 24px rgba(20, 25, 40, .12); }
+.brand { width: 44px; height: 44px; border-radius: 12px; background: #3d5afe; color: #fff; font-weight: 800; display: grid; place-items: center; font-size: 22px; }
+h1 { font-size: 22px; margin: 12px 0; }
+label { display: block; margin-top: 12px; font-weight: 500; font-size: 14px; }
+input { width: 100%; padding: 8px 10px; font: inherit; border: 1px solid #8a93a3; border-radius: 6px; margin-top: 4px; }
+input:focus { border-color: #3d5afe; outline: none; box-shadow: 0 0 0 3px #e8ecff; }
+input[readonly] { background: #f1f3f6; }
+button, .button { display: block; width: 100%; margin-top: 20px; padding: 10px; font: inherit; font-weight: 500; text-align: center; text-decoration: none;
+  border: 0; border-radius: 6px; background: #3d5afe; color: #fff; cursor: pointer; }
+button:hover, .button:hover { background: #2f49e0; }
+:focus-visible { outline: 2px solid #3d5afe; outline-offset: 2px; }
+a { color: #2f49e0; }
+.error { color: #a40e26; background: #ffebe9; padding: .75rem; border-radius: 6px; }
+.hint { color: #5f6878; font-size: .9rem; margin: 4px 0 0; }
+code { font-size: .85em; overflow-wrap: anywhere; }
 `;
 
-function page(title: string, body: string): string {
+function page(title: string, body: string, head = ""): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="no-referrer">${head}
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <main>
+<div class="brand" aria-hidden="true">P</div>
 ${body}
 </main>
 </body>
@@ -74,13 +87,23 @@ ${emailHint}
   );
 }
 
-export function joinedPage(externalHost: string, realm: RealmRow, email: string, fullName: string): string {
+/**
+ * The welcome page. With `signedIn` (the join started a session) it moves on to the web client
+ * by itself after a moment (a meta refresh: the pages run no script), which signs in from the
+ * session (issue 20); the button does the same at once.
+ */
+export function joinedPage(externalHost: string, realm: RealmRow, email: string, fullName: string, signedIn = false): string {
   const url = realmUrl(externalHost, realm.string_id);
+  const next = signedIn
+    ? `<p>Your account in <strong>${escapeHtml(realm.name)}</strong> is ready, and you are logged in as <strong>${escapeHtml(email)}</strong>.</p>
+<a class="button" href="/#/joined">Continue to ${escapeHtml(realm.name)}</a>`
+    : `<p>Your account in <strong>${escapeHtml(realm.name)}</strong> is ready. Log in at <a href="${escapeHtml(url)}">${escapeHtml(url)}</a> with <strong>${escapeHtml(email)}</strong> and the password you chose.</p>`;
   return page(
     `Welcome to ${realm.name}`,
     `<h1>Welcome, ${escapeHtml(fullName)}!</h1>
-<p>Your account in <strong>${escapeHtml(realm.name)}</strong> is ready. Log in at <a href="${escapeHtml(url)}">${escapeHtml(url)}</a> with <strong>${escapeHtml(email)}</strong> and the password you chose.</p>
+${next}
 <p class="hint">API clients and bots: get your API key with <code>POST ${escapeHtml(url)}/api/v1/fetch_api_key</code>, sending your email address as <code>username</code> and your password.</p>`,
+    signedIn ? `\n<meta http-equiv="refresh" content="1; url=/#/joined">` : "",
   );
 }
 

@@ -127,6 +127,17 @@ for (const kind of STORE_KINDS) {
       assert.equal(anonymous.headers["www-authenticate"], 'Basic realm="zulip"');
     });
 
+    it("hands the web client the cookie user's API key, to the same origin only (issue 20)", async () => {
+      const token = await loginAs(t, "hamlet");
+      const ask = (headers: Record<string, string>) => t.app.inject({ method: "POST", url: "/accounts/api_key/", headers: { host: t.host, ...headers } });
+      const answer = await ask(withCookie(token));
+      assert.equal(answer.statusCode, 200, answer.body);
+      assert.deepEqual(answer.json(), { result: "success", msg: "", api_key: t.users.hamlet.apiKey, email: "hamlet@zulip.test", user_id: t.users.hamlet.id });
+      assert.equal(answer.headers["cache-control"], "no-store");
+      assert.equal((await ask({ ...withCookie(token), origin: "https://evil.example" })).statusCode, 403);
+      assert.equal((await ask({})).statusCode, 401);
+    });
+
     it("prefers an Authorization header to the cookie", async () => {
       const othello = await loginAs(t, "othello");
       const res = await fetchUrl(t, "hamlet", url, withCookie(othello));

@@ -142,10 +142,17 @@ describe("settings and administration in a browser", { skip: chromiumPath ? fals
     await newcomer.getByLabel("Email address").fill("nia@acme.test");
     await newcomer.getByLabel("Full name").fill("Nia Newcomer");
     await newcomer.getByLabel("Password").fill("pw-nia-12");
+    await newcomer.screenshot({ path: join(SCREENSHOTS, "join-form.png") });
     await newcomer.getByRole("button", { name: "Create account" }).click();
-    await newcomer.getByText("is ready").waitFor({ timeout: TIMEOUT });
-
-    await signIn(newcomer, base, "nia@acme.test", "pw-nia-12");
+    // Joining signs the newcomer in (issue 20): the welcome page moves on to the web client.
+    await newcomer.getByText("you are logged in").waitFor({ timeout: TIMEOUT });
+    await newcomer.screenshot({ path: join(SCREENSHOTS, "join-welcome.png") });
+    await newcomer.locator(".shell").waitFor({ timeout: TIMEOUT });
+    // The key is kept for the browser, not the tab: a second tab is signed in too.
+    const secondTab = await contexts[1].newPage();
+    await secondTab.goto(`${base}/`);
+    await secondTab.locator(".shell").waitFor({ timeout: TIMEOUT });
+    await secondTab.close();
     const folder = newcomer.locator(".sidebar-group", { hasText: "Engineering" });
     await folder.locator(".channel-link", { hasText: "design" }).waitFor({ timeout: TIMEOUT });
 
@@ -157,6 +164,7 @@ describe("settings and administration in a browser", { skip: chromiumPath ? fals
     // The administrator's list shows the newcomer live (realm_user event).
     await admin.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Users", exact: true }).click();
     assert.equal(await admin.getByLabel("Role of Nia Newcomer").inputValue(), "400");
+
   });
 
   it("changes a role, and manages linkifiers and user groups, showing the server's refusals", async () => {

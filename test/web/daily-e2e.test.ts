@@ -31,10 +31,12 @@ describe("the web client as a daily driver", { skip: chromiumPath ? false : "chr
   let bob: Page;
   let engineering: number;
   const contexts: BrowserContext[] = [];
+  const requestedHosts = new Set<string>();
 
   before(async () => {
-    // A 1 MiB upload limit, so the test can meet the "file too large" error cheaply.
-    realm = await startWebRealm(chromiumPath as string, { MAX_FILE_UPLOAD_SIZE_MIB: "1" });
+    // A 1 MiB upload limit, so the test can meet the "file too large" error cheaply; Gravatar on,
+    // so the server hands out gravatar.com avatar URLs that the client must not fetch.
+    realm = await startWebRealm(chromiumPath as string, { MAX_FILE_UPLOAD_SIZE_MIB: "1", ENABLE_GRAVATAR: "true" });
     const created = await realm.alice.call("POST", "/channels/create", { name: "engineering", subscribers: [realm.alice.userId, realm.bob.userId] });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     engineering = created.body.id as number;
@@ -50,6 +52,7 @@ describe("the web client as a daily driver", { skip: chromiumPath ? false : "chr
     contexts.push(await realm.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "light" }));
     contexts.push(await realm.browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "light", isMobile: true, hasTouch: true }));
     [alice, bob] = await Promise.all(contexts.map((c) => c.newPage()));
+    for (const page of [alice, bob]) page.on("request", (request) => requestedHosts.add(new URL(request.url()).hostname));
     await logIn(alice, realm.base, "alice@acme.test", "pw-alice-1");
   });
 
@@ -137,5 +140,34 @@ describe("the web client as a daily driver", { skip: chromiumPath ? false : "chr
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
     await bob.screenshot({ path: join(SCREENSHOTS, "mobile-messages.png") });
     await messageWith(alice, "Friday works for me").waitFor({ timeout: TIMEOUT });
+  });
+
+  it("sends with Enter once the reader ticks Enter to send (Zulip's enter_sends)", async () => {
+    await alice.getByLabel("Enter to send").check();
+    await alice.waitForFunction(() => (document.getElementById("compose-content") as HTMLTextAreaElement).placeholder.startsWith("Message (Enter to send"), undefined, { timeout: TIMEOUT });
+    await alice.getByRole("textbox", { name: "Topic", exact: true }).fill("lunch");
+    await alice.locator("#compose-content").fill("Sent with Enter");
+    await alice.locator("#compose-content").press("Enter");
+    await messageWith(alice, "Sent with Enter").waitFor({ timeout: TIMEOUT });
+    await alice.screenshot({ path: join(SCREENSHOTS, "compose-enter-sends.png") });
+  });
+
+  it("shows initials instead of fetching Gravatar pictures, so offline networks log no errors", () => {
+    assert.deepEqual([...requestedHosts].filter((host) => host.endsWith("gravatar.com")), []);
+    assert.ok(requestedHosts.has("127.0.0.1"));
+  });
+
+  it("lists Notification Bot among the bots without a role or Deactivate button", async () => {
+    // Subscribing someone else to an existing channel (#ops, made above) has Notification Bot
+    // tell them, which creates the bot.
+    const subscribed = await realm.alice.call("POST", "/users/me/subscriptions", { subscriptions: [{ name: "ops" }], principals: [realm.bob.userId] });
+    assert.equal(subscribed.status, 200, JSON.stringify(subscribed.body));
+    await alice.goto(`${realm.base}/#/settings/organization/users`);
+    await alice.getByRole("button", { name: "Bots", exact: true }).click();
+    const bot = alice.getByRole("row", { name: /Notification Bot/ });
+    await bot.getByText("System bot").waitFor({ timeout: TIMEOUT });
+    assert.equal(await bot.getByRole("button").count(), 0);
+    assert.equal(await bot.getByRole("combobox").count(), 0);
+    await alice.screenshot({ path: join(SCREENSHOTS, "settings-bots.png") });
   });
 });

@@ -168,7 +168,7 @@ describe("web client in a browser", { skip: chromiumPath ? false : "chromium una
     // Unread from message 60 on: the narrow opens there, with older and newer pages still to load.
     const unread = await aliceApi.call("POST", "/messages/flags", { messages: ids.slice(59), op: "remove", flag: "read" });
     assert.equal(unread.status, 200, JSON.stringify(unread.body));
-    await alice.goto("about:blank"); // a full page load below, not a hash change; the key stays in sessionStorage
+    await alice.goto("about:blank"); // a full page load below, not a hash change; the key stays in localStorage
     const started = Date.now();
     await alice.goto(`${base}/#/narrow/channel/${created.body.id}-history/topic/old`);
     await messageWith(alice, "history message 60").waitFor({ timeout: TIMEOUT });
@@ -204,7 +204,7 @@ describe("web client in a browser", { skip: chromiumPath ? false : "chromium una
     await bob.getByRole("button", { name: /Bob Member/ }).click();
     await bob.getByRole("menuitem", { name: "Log out" }).click();
     await bob.getByRole("button", { name: "Log in" }).waitFor({ timeout: TIMEOUT });
-    assert.equal(await bob.evaluate(() => sessionStorage.length), 0);
+    assert.equal(await bob.evaluate(() => localStorage.getItem("parley.credentials")), null);
     await bob.reload();
     await bob.getByRole("button", { name: "Log in" }).waitFor({ timeout: TIMEOUT });
   });

@@ -4,7 +4,7 @@
  * narrow, or the settings pages (`#/settings/…`, web/src/settings).
  */
 import { useEffect, useState } from "preact/hooks";
-import { loadCredentials } from "./api/auth";
+import { credentialsFromSession, loadCredentials } from "./api/auth";
 import { ApiError, type Credentials } from "./api/client";
 import { LoginPage } from "./components/login-page";
 import { Shell } from "./components/shell";
@@ -50,10 +50,27 @@ function SignedIn({ session }: { session: Session }) {
 export function App() {
   const [credentials, setCredentials] = useState<Credentials | null>(() => loadCredentials());
   const [session, setSession] = useState<Session | null>(null);
+  // `#/joined`: the join form signed the newcomer in with a cookie session (src/invites).
+  const [joining, setJoining] = useState(() => !credentials && window.location.hash === "#/joined");
+  useEffect(() => {
+    if (!joining) return;
+    void credentialsFromSession().then((found) => {
+      history.replaceState(null, "", "#/");
+      if (found) setCredentials(found);
+      setJoining(false);
+    });
+  }, [joining]);
   useEffect(() => {
     if (!credentials) return setSession(null);
     setSession(new Session(credentials, () => setCredentials(null)));
   }, [credentials]);
+  if (joining) {
+    return (
+      <main class="splash" aria-busy="true">
+        <p>Signing you in…</p>
+      </main>
+    );
+  }
   if (!credentials) return <LoginPage onLoggedIn={setCredentials} />;
   return session ? <SignedIn key={session.api.email} session={session} /> : null;
 }

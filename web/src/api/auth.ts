@@ -1,6 +1,8 @@
 /**
- * Signing in and out (issue 10). The API key from POST /fetch_api_key is kept in sessionStorage,
- * so it lives as long as the browser tab. POST /accounts/login/ with the same form fields also
+ * Signing in and out (issue 10). The API key from POST /fetch_api_key is kept in localStorage, so
+ * every tab of the browser is signed in until logging out (issue 20; sessionStorage asked again in
+ * each new tab). Right after joining through an invitation link, the join form has started a
+ * cookie session, and POST /accounts/api_key/ turns it into the key. POST /accounts/login/ with the same form fields also
  * sets an HttpOnly session cookie, which lets <img> tags load /user_uploads previews; a server
  * without that route (404) still works, only image previews then need the API's temporary URLs.
  */
@@ -10,7 +12,7 @@ const STORAGE_KEY = "parley.credentials";
 
 export function loadCredentials(): Credentials | null {
   try {
-    const stored = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "null") as Credentials | null;
+    const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "null") as Credentials | null;
     return stored && typeof stored.email === "string" && typeof stored.apiKey === "string" ? stored : null;
   } catch {
     return null;
@@ -18,11 +20,11 @@ export function loadCredentials(): Credentials | null {
 }
 
 export function saveCredentials(credentials: Credentials): void {
-  sessionStorage.setItem(STORAGE_KEY, JSON.stringify(credentials));
+  localStorage.setItem(STORAGE_KEY, JSON.stringify(credentials));
 }
 
 export function clearCredentials(): void {
-  sessionStorage.removeItem(STORAGE_KEY);
+  localStorage.removeItem(STORAGE_KEY);
 }
 
 async function postAccountsForm(path: string, fields: Record<string, string>): Promise<void> {
@@ -43,6 +45,17 @@ export async function logIn(email: string, password: string): Promise<Credential
   const { api_key, email: canonicalEmail } = await publicRequest<{ api_key: string; email: string }>("POST", "/fetch_api_key", { username: email, password });
   const credentials = { email: canonicalEmail, apiKey: api_key };
   await postAccountsForm("/accounts/login/", { username: email, password }).catch(() => undefined);
+  saveCredentials(credentials);
+  return credentials;
+}
+
+/** The key of the cookie session's user (after joining), or null without a session. */
+export async function credentialsFromSession(): Promise<Credentials | null> {
+  const response = await fetch("/accounts/api_key/", { method: "POST", credentials: "same-origin", headers: { Accept: "application/json" } }).catch(() => null);
+  if (!response?.ok) return null;
+  const body = (await response.json().catch(() => null)) as { api_key?: unknown; email?: unknown } | null;
+  if (typeof body?.api_key !== "string" || typeof body.email !== "string") return null;
+  const credentials = { email: body.email, apiKey: body.api_key };
   saveCredentials(credentials);
   return credentials;
 }

@@ -179,7 +179,7 @@ export function Compose({ target, onTargetChange, focusRequest }: ComposeProps) 
         </p>
       )}
       <div class="compose-actions">
-        <input ref={fileInput} type="file" multiple class="visually-hidden" id="compose-file" tabindex={-1} onChange={(e) => (startUploads(e.currentTarget.files ?? []), (e.currentTarget.value = ""))} />
+        <input ref={fileInput} type="file" multiple class="visually-hidden" id="compose-file" aria-label="Attach files" tabindex={-1} onChange={(e) => (startUploads(e.currentTarget.files ?? []), (e.currentTarget.value = ""))} />
         <button type="button" class="button" onClick={() => fileInput.current?.click()}>
           Attach files
         </button>
@@ -187,6 +187,14 @@ export function Compose({ target, onTargetChange, focusRequest }: ComposeProps) 
           {preview !== null ? "Edit" : "Preview"}
         </button>
         <span class="spacer" />
+        <label class="enter-sends">
+          <input
+            type="checkbox"
+            checked={userSettings.enter_sends === true}
+            onChange={(e) => void session.api.patch("/settings", { enter_sends: e.currentTarget.checked }).catch((err: unknown) => setError(err instanceof ApiError ? err.msg : String(err)))}
+          />
+          Enter to send
+        </label>
         <button type="button" class="button primary" onClick={() => void send()} disabled={sending || content.trim() === "" || uploads.length > 0}>
           Send
         </button>

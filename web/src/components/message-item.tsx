@@ -23,7 +23,7 @@ interface MessageItemProps {
 
 function SenderAvatar({ message }: { message: Message }) {
   const url = useClientState((s) => s.users.get(message.sender_id)?.avatar_url ?? message.avatar_url);
-  return <Avatar url={url} name={message.sender_full_name} />;
+  return <Avatar url={url} userId={message.sender_id} name={message.sender_full_name} />;
 }
 
 export function MessageItem({ message, showSender, editing, onEdit }: MessageItemProps) {

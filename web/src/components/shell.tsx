@@ -78,8 +78,8 @@ function UserMenu() {
   }, [open]);
   return (
     <div class="user-menu" ref={menu} onKeyDown={(e) => e.key === "Escape" && setOpen(false)}>
-      <button type="button" class="user-button" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <Avatar url={user?.avatar_url} name={user?.full_name ?? ""} small />
+      <button type="button" class="user-button" aria-label={user?.full_name} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <Avatar url={user?.avatar_url} userId={user?.user_id} name={user?.full_name ?? ""} small />
         <span class="user-name">{user?.full_name}</span>
       </button>
       {open && (

@@ -5,7 +5,7 @@
  * kept current by realm_user events.
  */
 import { useState } from "preact/hooks";
-import { ROLE } from "../state/client-state";
+import { isSystemBot, ROLE } from "../state/client-state";
 import type { User } from "../state/types";
 import { useClientState, useSession } from "../session";
 import { ActionStatus, SettingsTable, useAction, useOptimistic } from "./controls";
@@ -24,6 +24,9 @@ function UserRow({ user, myId, iAmOwner }: { user: User; myId: number; iAmOwner:
   const session = useSession();
   const action = useAction();
   const self = user.user_id === myId;
+  // Notification Bot and the other system bots belong to the server, not the organization:
+  // nobody can change their role or deactivate them (Zulip's cross_realm_bots).
+  const system = isSystemBot(user);
   // Only owners may change or deactivate an owner (Zulip's rule), so others see those controls disabled.
   const ownerOnly = user.role === ROLE.owner && !iAmOwner;
   // Nor is the owner role offered to those who may not grant it.
@@ -44,25 +47,31 @@ function UserRow({ user, myId, iAmOwner }: { user: User; myId: number; iAmOwner:
       </th>
       <td>{user.delivery_email || user.email}</td>
       <td>
-        <label class="visually-hidden" for={`role-${user.user_id}`}>
-          Role of {user.full_name}
-        </label>
-        <select
-          id={`role-${user.user_id}`}
-          value={String(shownRole)}
-          disabled={!user.is_active || ownerOnly}
-          onChange={(e) => setRole(Number((e.currentTarget as HTMLSelectElement).value))}
-        >
-          {roles.map(([role, label]) => (
-            <option key={role} value={String(role)}>
-              {label}
-            </option>
-          ))}
-        </select>
+        {system ? (
+          "System bot"
+        ) : (
+          <>
+            <label class="visually-hidden" for={`role-${user.user_id}`}>
+              Role of {user.full_name}
+            </label>
+            <select
+              id={`role-${user.user_id}`}
+              value={String(shownRole)}
+              disabled={!user.is_active || ownerOnly}
+              onChange={(e) => setRole(Number((e.currentTarget as HTMLSelectElement).value))}
+            >
+              {roles.map(([role, label]) => (
+                <option key={role} value={String(role)}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
       </td>
       <td>{user.date_joined ? new Date(user.date_joined).toLocaleDateString() : "—"}</td>
       <td>
-        {user.is_active ? (
+        {system ? null : user.is_active ? (
           <button type="button" class="button button-danger" disabled={self || ownerOnly} onClick={deactivate} aria-label={`Deactivate ${user.full_name}`}>
             Deactivate
           </button>

@@ -98,3 +98,11 @@ export function isAdmin(state: ClientState): boolean {
 export function userName(state: ClientState, userId: number): string {
   return state.users.get(userId)?.full_name ?? `Unknown user ${userId}`;
 }
+
+/** Zulip's system bot addresses (Notification Bot); Parley keeps it as a bot of each realm. */
+const SYSTEM_BOT_EMAILS = new Set(["notification-bot@zulip.com"]);
+
+/** Whether a user is a system bot, which the server owns: Zulip lists these in cross_realm_bots. */
+export function isSystemBot(user: User): boolean {
+  return user.is_system_bot === true || (user.is_bot && (SYSTEM_BOT_EMAILS.has(user.email.toLowerCase()) || SYSTEM_BOT_EMAILS.has((user.delivery_email ?? "").toLowerCase())));
+}
