@@ -91,7 +91,7 @@ export async function partitionByAccess(
  * Zulip's check_sender_can_access_recipients: a limited guest may not write to (or, in Parley,
  * type to) users they may not access.
  */
-export async function checkSenderCanAccessRecipients(tx: Tx, sender: UserRow, recipients: readonly UserRow[]): Promise<void> {
+export async function checkSenderCanAccessRecipients(tx: Tx, sender: UserRow, recipients: ReadonlyArray<Pick<UserRow, "id" | "is_bot">>): Promise<void> {
   if (!isGuest(sender) || recipients.every((u) => u.id === sender.id || u.is_bot)) return;
   const access = await loadUserAccess(tx, sender);
   if (!recipients.every((u) => access.canAccess(u))) throw new ApiError("You do not have permission to access some of the recipients.");

@@ -18,7 +18,7 @@ import { readTx, type Tx } from "../store/db.js";
 import { getRecipientMembers } from "../store/channels.js";
 import { getSubscriberIds } from "../store/subscriptions.js";
 import type { RealmRow, UserRow } from "../store/types.js";
-import { getUsersByIds } from "../store/users.js";
+import { getListedUsersByIds, type ListedUser } from "../store/users.js";
 import { canPostToChannel } from "../policy/channels.js";
 import { inaccessibleUserEmail } from "../lib/present-user.js";
 import { placeholderEmailDomain } from "./user-access-events.js";
@@ -35,10 +35,15 @@ export interface TypingInput {
   topic?: string;
 }
 
-const receives = (u: UserRow) => u.is_active && settingOf(u.settings, "receives_typing_notifications") !== false;
+const receives = (u: ListedUser) => u.is_active && settingOf(u.settings, "receives_typing_notifications") !== false;
 
-async function receivers(tx: Tx, realmId: number, userIds: number[]): Promise<UserRow[]> {
-  return (await getUsersByIds(tx, realmId, userIds)).filter(receives);
+/**
+ * Who of `userIds` gets typing events. Users come from the realm's cached user list (typing is
+ * the most frequent write-free request a client makes, and reading whole rows was a fifth of its
+ * CPU: issue 21).
+ */
+async function receivers(tx: Tx, realmId: number, userIds: number[]): Promise<ListedUser[]> {
+  return (await getListedUsersByIds(tx, realmId, userIds)).filter(receives);
 }
 
 export async function checkSendTyping(deps: AppDeps, sender: UserRow, input: TypingInput): Promise<void> {
@@ -51,7 +56,7 @@ export async function checkSendTyping(deps: AppDeps, sender: UserRow, input: Typ
     if (!settings.send_private_typing_notifications) throw noDirectTyping();
     const ids = [...new Set(input.to)];
     // One lookup serves the check, the event's recipients and the receivers (issue 8, S7).
-    const everyone = await getUsersByIds(tx, sender.realm_id, [...new Set([sender.id, ...ids])]);
+    const everyone = await getListedUsersByIds(tx, sender.realm_id, [sender.id, ...ids]);
     const missing = ids.find((id) => !everyone.some((u) => u.id === id && u.is_active));
     if (missing !== undefined) throw new ApiError(`Invalid user ID ${missing}`);
     await checkSenderCanAccessRecipients(tx, sender, everyone);

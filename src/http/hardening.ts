@@ -134,10 +134,17 @@ const SECURITY_HEADERS: Record<string, string> = {
  * written by hijacking handlers (tus uploads); anything a route sets later takes precedence.
  */
 export function installResponseHeaders(app: FastifyInstance): void {
-  app.addHook("onRequest", async (request, reply) => setResponseHeaders(request, reply));
+  // A callback hook, not an async one: no promise per request.
+  app.addHook("onRequest", (request, reply, done) => {
+    setResponseHeaders(request, reply);
+    done();
+  });
 }
 
+const SECURITY_HEADER_ENTRIES = Object.entries(SECURITY_HEADERS);
+
 function setResponseHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.raw.setHeader(name, value);
-  reply.raw.setHeader("X-Request-Id", request.id);
+  const raw = reply.raw;
+  for (const [name, value] of SECURITY_HEADER_ENTRIES) raw.setHeader(name, value);
+  raw.setHeader("X-Request-Id", request.id);
 }

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from "fastify";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { redactUrl } from "./hardening.js";
 
@@ -22,7 +22,8 @@ export interface RequestNotes {
 
 declare module "fastify" {
   interface FastifyRequest {
-    notes: RequestNotes;
+    /** Null until something is noted (notesOf). */
+    notes: RequestNotes | null;
   }
 }
 
@@ -35,16 +36,24 @@ export function requestIdFor(req: IncomingMessage): string {
   return typeof incoming === "string" && INCOMING_ID.test(incoming) ? incoming : randomUUID();
 }
 
+/**
+ * The request's notes, created on first use: most requests are never noted until authenticated,
+ * and a hook on every request to create them cost more than the notes (issue 21).
+ */
+function notesOf(request: FastifyRequest): RequestNotes {
+  return (request.notes ??= {});
+}
+
 /** Records the authenticated user (and realm) of the request. */
 export function noteUser(request: FastifyRequest, user: UserRow, realm: RealmRow): void {
-  if (!request.notes) return; // an app built without the request log
-  request.notes.userId = user.id;
-  request.notes.realmId = realm.id;
-  request.notes.realm = realm.string_id;
+  const notes = notesOf(request);
+  notes.userId = user.id;
+  notes.realmId = realm.id;
+  notes.realm = realm.string_id;
 }
 
 export function noteErrorCode(request: FastifyRequest, code: string): void {
-  if (request.notes) request.notes.errorCode = code;
+  notesOf(request).errorCode = code;
 }
 
 /** The route pattern ("/api/v1/messages/:message_id"); unmatched paths share one label. */
@@ -56,31 +65,41 @@ export interface RequestObserver {
   (method: string, route: string, status: number, seconds: number): void;
 }
 
+const NO_NOTES: RequestNotes = {};
+
+/** Whether the logger writes `level` at all. Fastify's logger when logging is off writes nothing and has no such method. */
+function writes(log: FastifyBaseLogger, level: "info" | "error"): boolean {
+  const enabled = (log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;
+  return enabled ? enabled.call(log, level) : false;
+}
+
 export function installRequestLog(app: FastifyInstance, observe: RequestObserver | null): void {
-  app.decorateRequest("notes", null as unknown as RequestNotes);
-  app.addHook("onRequest", async (request) => {
-    request.notes = {};
-  });
-  app.addHook("onResponse", async (request, reply) => {
+  app.decorateRequest("notes", null);
+  // A callback hook, not an async one: no promise per request (Fastify awaits a returned promise).
+  app.addHook("onResponse", (request, reply, done) => {
     const route = routeOf(request);
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
     observe?.(request.method, route, status, ms / 1000);
-    const { userId, realmId, realm, errorCode } = request.notes;
     const level = status >= 500 ? "error" : "info";
-    request.log[level](
-      {
-        method: request.method,
-        route,
-        url: redactUrl(request.url),
-        status,
-        duration_ms: Math.round(ms * 10) / 10,
-        ...(userId !== undefined ? { user_id: userId } : {}),
-        ...(realmId !== undefined ? { realm_id: realmId, realm } : {}),
-        ...(errorCode !== undefined ? { error_code: errorCode } : {}),
-        remote_address: request.ip,
-      },
-      "request",
-    );
+    // The line is built only when it will be written (LOG_LEVEL=warn skips every success).
+    if (writes(request.log, level)) {
+      const { userId, realmId, realm, errorCode } = request.notes ?? NO_NOTES;
+      request.log[level](
+        {
+          method: request.method,
+          route,
+          url: redactUrl(request.url),
+          status,
+          duration_ms: Math.round(ms * 10) / 10,
+          ...(userId !== undefined ? { user_id: userId } : {}),
+          ...(realmId !== undefined ? { realm_id: realmId, realm } : {}),
+          ...(errorCode !== undefined ? { error_code: errorCode } : {}),
+          remote_address: request.ip,
+        },
+        "request",
+      );
+    }
+    done();
   });
 }

@@ -12,6 +12,7 @@ import { LongListPlugin } from "./long-lists.js";
 import { WideIntegerPlugin } from "./pg-wide-integers.js";
 import { loadOnFirstUse } from "../lib/load-on-first-use.js";
 import { openSqlite, type SqliteConnection } from "./sqlite.js";
+import { provideChangeStamps } from "./change-stamp.js";
 import { errorFields, logLine } from "../lib/log.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -77,6 +78,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }), log: options.log, plugins: [new LongListPlugin("sqlite")] });
     const checkpointer = file && options.backgroundCheckpoints ? new Checkpointer(file) : undefined;
     if (checkpointer) conn.raw.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    provideChangeStamps(db, conn.raw);
     return {
       db,
       dialect: "sqlite",

@@ -1,4 +1,5 @@
 /** SQL for custom profile field values and small per-user aggregates. */
+import { StampMemo } from "./change-stamp.js";
 import type { Tx } from "./db.js";
 import { prepared } from "./prepared.js";
 
@@ -13,13 +14,20 @@ const maxMessageIdOf = prepared<{ userId: number }, { max_id: number | null }>((
     .where("user_id", "=", arg("userId")),
 );
 
-/** `{field_id: {value, rendered_value?}}` for one user (spec section 2, profile_data). */
-export async function getProfileData(
-  tx: Tx,
-  userId: number,
-): Promise<Record<string, { value: string; rendered_value?: string }>> {
+type ProfileData = Record<string, { value: string; rendered_value?: string }>;
+
+// GET /users/me reads both for every call: on SQLite, read again only once something has changed.
+const profileMemo = new StampMemo<number, Readonly<ProfileData>>();
+const maxIdMemo = new StampMemo<number, number>();
+
+/** `{field_id: {value, rendered_value?}}` for one user (spec section 2, profile_data); shared, not to be changed. */
+export function getProfileData(tx: Tx, userId: number): Promise<Readonly<ProfileData>> {
+  return profileMemo.get(tx, userId, () => readProfileData(tx, userId));
+}
+
+async function readProfileData(tx: Tx, userId: number): Promise<ProfileData> {
   const rows = await profileValuesOf(tx, { userId });
-  const out: Record<string, { value: string; rendered_value?: string }> = {};
+  const out: ProfileData = {};
   for (const r of rows) {
     out[String(r.field_id)] = r.rendered_value === null ? { value: r.value } : { value: r.value, rendered_value: r.rendered_value };
   }
@@ -27,7 +35,9 @@ export async function getProfileData(
 }
 
 /** Highest message id the user has received, or -1 (Zulip's max_message_id). */
-export async function getMaxMessageId(tx: Tx, userId: number): Promise<number> {
-  const [row] = await maxMessageIdOf(tx, { userId });
-  return row?.max_id == null ? -1 : Number(row.max_id);
+export function getMaxMessageId(tx: Tx, userId: number): Promise<number> {
+  return maxIdMemo.get(tx, userId, async () => {
+    const [row] = await maxMessageIdOf(tx, { userId });
+    return row?.max_id == null ? -1 : Number(row.max_id);
+  });
 }

@@ -11,7 +11,11 @@
  * (its version numbers would be reused by the next committed change). Versions are read before the
  * list, so a list is never older than the versions it is filed under. Callers share the values
  * and must not change them.
+ *
+ * On SQLite the versions themselves are read again only once the store's change stamp has moved
+ * (change-stamp.ts): until then no row has changed anywhere, so neither have they.
  */
+import { StampMemo } from "./change-stamp.js";
 import type { Tx } from "./db.js";
 import { prepared } from "./prepared.js";
 
@@ -28,13 +32,14 @@ interface Entry {
 }
 
 const caches = new WeakMap<object, Map<string, Entry>>();
+const versionsMemo = new StampMemo<number, Array<{ table_name: string; version: number }>>();
 
 /**
  * `read()`'s result for this realm, from memory while none of `kinds` has changed in the realm
  * since it was read. `name` identifies the list (one entry per name and realm).
  */
 export async function realmList<T>(tx: Tx, realmId: number, name: string, kinds: readonly RealmListKind[], read: () => Promise<T>): Promise<T> {
-  const rows = await realmVersions(tx, { realmId });
+  const rows = await versionsMemo.get(tx, realmId, () => realmVersions(tx, { realmId }));
   // A realm whose rows have not changed since the migration has no version yet: 0.
   const versions = kinds.map((k) => Number(rows.find((r) => r.table_name === k)?.version ?? 0)).join(":");
   let cache = caches.get(tx.db);

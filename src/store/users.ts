@@ -46,10 +46,35 @@ export async function listUsers(tx: Tx, realmId: number): Promise<UserRow[]> {
  * lists thousands, and reading whole rows (keys, password hashes) took a third longer (issue 8, S8).
  * Kept in memory until a user of the realm changes (realm-lists.ts).
  */
-export async function listUsersToPresent(tx: Tx, realmId: number): Promise<ReadonlyArray<Readonly<PresentableUser & Pick<UserRow, "settings">>>> {
+export async function listUsersToPresent(tx: Tx, realmId: number): Promise<readonly ListedUser[]> {
   return realmList(tx, realmId, "users-to-present", ["realm_users"], () =>
     tx.db.selectFrom("users").select([...PRESENTED_USER_COLUMNS, "settings"]).where("realm_id", "=", realmId).orderBy("id").execute(),
   );
+}
+
+export type ListedUser = Readonly<PresentableUser & Pick<UserRow, "settings">>;
+
+/** The cached list by user id, built once per list (realm-lists.ts hands out the same array until it changes). */
+const listIndexes = new WeakMap<readonly ListedUser[], Map<number, ListedUser>>();
+
+/**
+ * Users of one realm among `ids` (unknown ids left out), from the cached list of listUsersToPresent:
+ * no rows read while the realm's users are unchanged. For hot paths that need no more than its
+ * columns (typing notifications: issue 21).
+ */
+export async function getListedUsersByIds(tx: Tx, realmId: number, ids: readonly number[]): Promise<ListedUser[]> {
+  const list = await listUsersToPresent(tx, realmId);
+  let byId = listIndexes.get(list);
+  if (!byId) {
+    byId = new Map(list.map((u) => [u.id, u]));
+    listIndexes.set(list, byId);
+  }
+  const found: ListedUser[] = [];
+  for (const id of new Set(ids)) {
+    const u = byId.get(id);
+    if (u) found.push(u);
+  }
+  return found;
 }
 
 export async function getUsersByIds(tx: Tx, realmId: number, ids: readonly number[]): Promise<UserRow[]> {

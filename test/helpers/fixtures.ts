@@ -17,7 +17,7 @@ import { getRealmById } from "../../src/store/realms.js";
 import { updateUser } from "../../src/store/users.js";
 import { readTx } from "../../src/store/db.js";
 import { installContractHooks } from "./contract/hook.js";
-import { openTestStore, type StoreKind, type TestStore } from "./stores.js";
+import { openTestStore, type StoreKind, type TestStore, type TestStoreOptions } from "./stores.js";
 
 // Every answer and event of the apps this process builds is held to Zulip's API contract.
 installContractHooks();
@@ -120,8 +120,8 @@ export async function grantCanCreateUsers(store: Store, userId: number): Promise
   await transaction(store, (tx) => updateUser(tx, userId, { can_create_users: true }));
 }
 
-export async function createTestRealm(kind: StoreKind, configOverrides: Partial<Config> = {}): Promise<TestRealm> {
-  const testStore = await openTestStore(kind);
+export async function createTestRealm(kind: StoreKind, configOverrides: Partial<Config> = {}, storeOptions: TestStoreOptions = {}): Promise<TestRealm> {
+  const testStore = await openTestStore(kind, storeOptions);
   const clock = new FakeClock();
   const events = new LocalEventBus();
   const published: PublishedEvent[] = [];

@@ -4,6 +4,9 @@
  * bookkeeping tables in every schema of the database, so a store migrating while another test file's
  * schema exists would skip creating them and fail.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { testStoreUrls } from "../../src/config.js";
 import { openStore, type Store } from "../../src/store/db.js";
@@ -21,10 +24,32 @@ export interface TestStore {
   cleanup(): Promise<void>;
 }
 
+export interface TestStoreOptions {
+  /**
+   * SQLite: a file in a temporary directory instead of memory, so that a second connection can
+   * write to it as another process would (behind-the-back.ts).
+   */
+  sqliteFile?: boolean;
+}
+
 let counter = 0;
 
-/** A migrated, empty store; on PostgreSQL `url` opens the same database again. */
-export async function openTestStore(kind: StoreKind): Promise<TestStore> {
+/** A migrated, empty store; on PostgreSQL (and a SQLite file) `url` opens the same database again. */
+export async function openTestStore(kind: StoreKind, options: TestStoreOptions = {}): Promise<TestStore> {
+  if (kind === "sqlite" && options.sqliteFile) {
+    const dir = mkdtempSync(join(tmpdir(), "parley-test-"));
+    const url = `sqlite:${join(dir, "store.sqlite3")}`;
+    const store = openStore(url);
+    await migrateToLatest(store);
+    return {
+      store,
+      url,
+      async cleanup() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
   if (kind === "sqlite") {
     const url = "sqlite::memory:";
     const store = openStore(url);

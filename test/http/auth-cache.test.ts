@@ -14,11 +14,13 @@ import { STORE_KINDS } from "../helpers/stores.js";
 
 const unauthorized = (msg: string) => ({ result: "error", msg, code: "UNAUTHORIZED" });
 
-for (const kind of STORE_KINDS) {
-  describe(`authentication's row cache [${kind}]`, () => {
+const VARIANTS = [...STORE_KINDS.map((kind) => ({ kind, sqliteFile: false })), { kind: "sqlite" as const, sqliteFile: true }];
+
+for (const { kind, sqliteFile } of VARIANTS) {
+  describe(`authentication's row cache [${kind}${sqliteFile ? " file, changed by another connection" : ""}]`, () => {
     let t: TestRealm;
     before(async () => {
-      t = await createTestRealm(kind);
+      t = await createTestRealm(kind, {}, { sqliteFile });
     });
     after(() => t.close());
     beforeEach(async () => {
