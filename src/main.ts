@@ -16,6 +16,7 @@ import { PresenceService } from "./actions/presence.js";
 import { Metrics } from "./http/metrics.js";
 import { startUnclaimedAttachmentCleanup } from "./scheduler/attachment-cleanup.js";
 import { MessageScheduler } from "./scheduler/message-scheduler.js";
+import { OutgoingWebhookRunner } from "./scheduler/outgoing-webhook-queue.js";
 import { MemoryRateCounter, createRateCounter } from "./lib/rate-limiter.js";
 import { errorFields, logLine, setLogLevel } from "./lib/log.js";
 import { realmUrl } from "./lib/realm-url.js";
@@ -113,6 +114,12 @@ async function main(): Promise<void> {
   // Scheduled messages and reminders: sent as they fall due, overdue ones at once.
   const scheduler = new MessageScheduler(deps, { onError: (err) => logLine("error", "scheduled message delivery failed", { err: errorFields(err) }) });
   deps.scheduler = scheduler;
+  // Outgoing-webhook bots are called after the triggering message's commit, off the request.
+  const outgoingWebhooks = new OutgoingWebhookRunner(deps, {
+    onError: (err) => logLine("error", "outgoing webhook delivery failed", { err: errorFields(err) }),
+    onDrop: (job) => logLine("warn", "outgoing webhook queue full: a bot call was dropped", { bot_id: job.botId, message_id: job.messageId }),
+  });
+  deps.outgoingWebhooks = outgoingWebhooks;
   const app = await buildApp(deps, { metrics });
   scheduler.start();
   const gc = setInterval(() => deps.queues.collectIdle(deps.clock.now()), QUEUE_GC_INTERVAL_MS);

@@ -4,6 +4,7 @@
  */
 import { checkSenderCanAccessRecipients } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
+import { queueOutgoingWebhooks } from "./outgoing-webhooks/triggers.js";
 import { ApiError, missingParam } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
 import { dayOf } from "../lib/channel-traffic.js";
@@ -303,6 +304,7 @@ export async function doSendMessage(
   await insertUserMessages(tx, rows);
   const submessages = await doAddWidgetOnSend(tx, messageId, sender.id, content);
   await publishMessageEvents(deps, tx, realm, { ...message, id: messageId }, { sender, delivery, rows, submessages }, opts);
+  await queueOutgoingWebhooks(deps, tx, sender, { id: messageId, isChannel: delivery.channel !== null }, mentioned, delivery.userIds);
   return messageId;
 }
 
