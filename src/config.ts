@@ -51,6 +51,8 @@ export interface Config {
   webPublicStreamsEnabled: boolean;
   /** Seconds a GET /events may stay parked before a heartbeat answers it (Zulip: ~50). */
   eventHeartbeatSeconds: number;
+  /** Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS: how long a POST to an outgoing-webhook bot may take (env of that name). */
+  outgoingWebhookTimeoutSeconds: number;
   /** Base URL of the mobile push relay (env `PUSH_BOUNCER_URL`); null: no push service (spec 4.21). */
   pushBouncerUrl: string | null;
   /** This server's registration with the push relay (env `PUSH_BOUNCER_SERVER_ID`, `PUSH_BOUNCER_API_KEY`; Zulip's zulip_org_id / zulip_org_key), sent as HTTP Basic credentials; null: none sent. */
@@ -265,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     varDir: resolve(env.PARLEY_VAR_DIR || "var"),
     logLevel: env.LOG_LEVEL || "info",
     eventHeartbeatSeconds: intFromEnv("EVENT_HEARTBEAT_SECONDS", env.EVENT_HEARTBEAT_SECONDS, 50),
+    outgoingWebhookTimeoutSeconds: Math.max(1, intFromEnv("OUTGOING_WEBHOOK_TIMEOUT_SECONDS", env.OUTGOING_WEBHOOK_TIMEOUT_SECONDS, 10)),
     webPublicStreamsEnabled: (env.WEB_PUBLIC_STREAMS_ENABLED || "true").toLowerCase() !== "false",
     pushBouncerUrl: env.PUSH_BOUNCER_URL ? env.PUSH_BOUNCER_URL.replace(/\/+$/, "") : null,
     pushBouncerServerId: env.PUSH_BOUNCER_SERVER_ID || null,

@@ -8,6 +8,7 @@ import type { QueueRegistry } from "./events/registry.js";
 import type { PresenceService } from "./actions/presence.js";
 import type { RateCounter } from "./lib/rate-limiter.js";
 import type { Store } from "./store/db.js";
+import type { OutgoingWebhookQueue } from "./actions/outgoing-webhooks/triggers.js";
 
 export interface Clock {
   /** Current time in UTC seconds. */
@@ -37,4 +38,6 @@ export interface AppDeps {
   scheduler?: ScheduleWaker;
   /** Set by the server process once its notification worker runs (scheduler/notification-worker.ts). */
   notifier?: ScheduleWaker;
+  /** Where messages that trigger outgoing-webhook bots go after commit; unset: no bot is called. */
+  outgoingWebhooks?: OutgoingWebhookQueue;
 }

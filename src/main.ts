@@ -17,6 +17,7 @@ import { Metrics } from "./http/metrics.js";
 import { startUnclaimedAttachmentCleanup } from "./scheduler/attachment-cleanup.js";
 import { MessageScheduler } from "./scheduler/message-scheduler.js";
 import { NotificationWorker } from "./scheduler/notification-worker.js";
+import { OutgoingWebhookRunner } from "./scheduler/outgoing-webhook-queue.js";
 import { MemoryRateCounter, createRateCounter } from "./lib/rate-limiter.js";
 import { errorFields, logLine, setLogLevel } from "./lib/log.js";
 import { realmUrl } from "./lib/realm-url.js";
@@ -117,6 +118,12 @@ async function main(): Promise<void> {
   // Missed-message emails and mobile pushes: sent as they fall due, ones left by a crash at once.
   const notifier = new NotificationWorker(deps, { onError: (err) => logLine("error", "notification delivery failed", { err: errorFields(err) }) });
   deps.notifier = notifier;
+  // Outgoing-webhook bots are called after the triggering message's commit, off the request.
+  const outgoingWebhooks = new OutgoingWebhookRunner(deps, {
+    onError: (err) => logLine("error", "outgoing webhook delivery failed", { err: errorFields(err) }),
+    onDrop: (job) => logLine("warn", "outgoing webhook queue full: a bot call was dropped", { bot_id: job.botId, message_id: job.messageId }),
+  });
+  deps.outgoingWebhooks = outgoingWebhooks;
   const app = await buildApp(deps, { metrics });
   scheduler.start();
   notifier.start();

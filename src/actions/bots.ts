@@ -8,6 +8,8 @@ import { accessChannelByName } from "../access/channels.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { isValidEmail } from "../lib/email.js";
+import { generateApiKey } from "../lib/secrets.js";
+import { insertBotService } from "../store/bot-services.js";
 import { fakeEmailDomain } from "../policy/email-visibility.js";
 import { Membership } from "../policy/group-settings.js";
 import { BOT_TYPE, BOT_TYPES, ROLE, isRealmAdmin } from "../policy/roles.js";
@@ -27,6 +29,24 @@ export interface CreateBotInput {
   defaultSendingStream?: string;
   defaultEventsRegisterStream?: string;
   defaultAllPublicStreams?: boolean;
+  /** Outgoing-webhook bots: the URL Parley POSTs to when the bot is mentioned or messaged. */
+  payloadUrl?: string;
+}
+
+/** Parley's bound on an outgoing-webhook URL (docs/LIMITS.md). */
+export const MAX_PAYLOAD_URL_LENGTH = 2000;
+
+/** An outgoing-webhook bot's URL: http(s), absolute (Zulip's check_url). */
+function checkPayloadUrl(raw: string | undefined): string {
+  const url = raw?.trim() ?? "";
+  let parsed: URL | null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
+  if (!parsed || !["http:", "https:"].includes(parsed.protocol)) throw new ApiError("payload_url is not a URL");
+  return url;
 }
 
 /** Zulip's outgoing-webhook payload formats: 1 generic, 2 Slack-compatible. */
@@ -82,6 +102,7 @@ export async function createBot(deps: AppDeps, realm: RealmRow, actor: UserRow, 
     await checkBotName(tx, realm.id, fullName);
     await checkBotCreationAllowed(tx, realm, actor, input.botType);
     if (!INTERFACE_TYPES.includes(input.interfaceType)) throw new ApiError("Invalid interface type");
+    const payloadUrl = input.botType === BOT_TYPE.OUTGOING_WEBHOOK ? checkPayloadUrl(input.payloadUrl) : null;
     const sending = await defaultChannelId(tx, actor, input.defaultSendingStream);
     const events = await defaultChannelId(tx, actor, input.defaultEventsRegisterStream);
     const created = await checkCreateUser(
@@ -95,6 +116,10 @@ export async function createBot(deps: AppDeps, realm: RealmRow, actor: UserRow, 
       default_events_register_channel_id: events ?? null,
       default_all_public_streams: input.defaultAllPublicStreams ?? false,
     });
+    if (payloadUrl !== null) {
+      // Zulip's Service: named after the bot, with a token the bot's server checks.
+      await insertBotService(tx, { bot_id: created.userId, name: shortName, base_url: payloadUrl, token: generateApiKey(), interface: input.interfaceType });
+    }
     const bot = (await getUserById(tx, realm.id, created.userId)) as UserRow;
     await publishUserAdded(deps, tx, bot);
     const presented = await presentBotWithChannels(tx, bot, deps.config.enableGravatar);

@@ -4,6 +4,7 @@
  */
 import { checkSenderCanAccessRecipients } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
+import { queueOutgoingWebhooks } from "./outgoing-webhooks/triggers.js";
 import { ApiError, missingParam } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
 import { dayOf } from "../lib/channel-traffic.js";
@@ -306,6 +307,7 @@ export async function doSendMessage(
   const sent = { id: messageId, realmId: realm.id, senderId: sender.id, channel: delivery.channel, topic: delivery.topic };
   await enqueueMessageNotifications(deps, tx, sent, rows, mutedSenderBy);
   await publishMessageEvents(deps, tx, realm, { ...message, id: messageId }, { sender, delivery, rows, submessages }, opts);
+  await queueOutgoingWebhooks(deps, tx, sender, { id: messageId, isChannel: delivery.channel !== null }, mentioned, delivery.userIds);
   return messageId;
 }
 

@@ -10,7 +10,8 @@ import type { AppDeps } from "../deps.js";
 import { publishOnCommit } from "../events/bus.js";
 import { presentBot, presentInaccessibleUser, presentUser } from "../lib/present-user.js";
 import { canSeeDeliveryEmail } from "../policy/email-visibility.js";
-import { ROLE, isRealmAdmin } from "../policy/roles.js";
+import { BOT_TYPE, ROLE, isRealmAdmin } from "../policy/roles.js";
+import { getBotServices } from "../store/bot-services.js";
 import { getChannelsByIds } from "../store/channels.js";
 import type { Tx } from "../store/db.js";
 import { getDirectGroupIds } from "../store/groups.js";
@@ -45,10 +46,15 @@ export async function presentBotWithChannels(tx: Tx, bot: UserRow, gravatar: boo
   const ids = [bot.default_sending_channel_id, bot.default_events_register_channel_id].filter((id): id is number => id !== null);
   const channels = await getChannelsByIds(tx, bot.realm_id, ids);
   const nameOf = (id: number | null) => channels.find((c) => c.id === id)?.name ?? null;
-  return presentBot(bot, {
+  const presented = presentBot(bot, {
     defaultSendingStream: nameOf(bot.default_sending_channel_id),
     defaultEventsRegisterStream: nameOf(bot.default_events_register_channel_id),
   }, gravatar);
+  // An outgoing-webhook bot's services (Zulip's get_service_dicts_for_bot): URL, payload format, token.
+  if (bot.bot_type === BOT_TYPE.OUTGOING_WEBHOOK) {
+    presented.services = (await getBotServices(tx, [bot.id])).map((s) => ({ base_url: s.base_url, interface: s.interface, token: s.token }));
+  }
+  return presented;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Bot endpoints (Zulip's add-bot, get-bots, update-bot, deactivate-bot, get-bot-api-key). */
 import { deactivateBot, updateBot } from "../actions/bot-admin.js";
-import { createBot, getBotApiKey, listOwnBots, regenerateBotApiKey } from "../actions/bots.js";
+import { createBot, getBotApiKey, listOwnBots, MAX_PAYLOAD_URL_LENGTH, regenerateBotApiKey } from "../actions/bots.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import * as v from "../lib/validate.js";
@@ -22,6 +22,7 @@ export const addBot = endpoint({
     short_name: p.str(),
     bot_type: p.int().default(1),
     interface_type: p.int().default(1),
+    payload_url: p.str({ maxLength: MAX_PAYLOAD_URL_LENGTH }).optional(),
     ...defaultParams,
   },
   async handler(ctx, params) {
@@ -33,9 +34,21 @@ export const addBot = endpoint({
       defaultSendingStream: params.default_sending_stream,
       defaultEventsRegisterStream: params.default_events_register_stream,
       defaultAllPublicStreams: params.default_all_public_streams,
+      payloadUrl: params.payload_url === undefined ? undefined : unquoted(params.payload_url),
     });
   },
 });
+
+/** Zulip once took payload_url JSON-encoded (a quoted string); both forms are accepted. */
+function unquoted(value: string): string {
+  if (!value.startsWith('"')) return value;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === "string" ? parsed : value;
+  } catch {
+    return value;
+  }
+}
 
 export const getBots = endpoint({
   method: "GET",

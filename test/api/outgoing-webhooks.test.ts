@@ -1,0 +1,182 @@
+/**
+ * Outgoing-webhook bots (bot_type 3, issue 17) against a local HTTP server: mentions and direct
+ * messages POST Zulip's payload after the commit, the answer's `content` comes back as the bot,
+ * failures answer "Failure! …" and tell the owner, time-outs and refused connections are retried.
+ */
+import assert from "node:assert/strict";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { MAX_RETRIES } from "../../src/actions/outgoing-webhooks/deliver.js";
+import { OutgoingWebhookRunner } from "../../src/scheduler/outgoing-webhook-queue.js";
+import { eventsOf } from "../helpers/channels.js";
+import { createChannel } from "../helpers/messages.js";
+import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
+import { assertError } from "../helpers/org.js";
+import { STORE_KINDS } from "../helpers/stores.js";
+
+type Handler = (body: string, res: ServerResponse) => void;
+
+interface Hook {
+  server: Server;
+  url: string;
+  calls: Array<{ path: string; body: string; contentType: string }>;
+  handlers: Map<string, Handler>;
+}
+
+async function startHook(): Promise<Hook> {
+  const calls: Hook["calls"] = [];
+  const handlers = new Map<string, Handler>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    req.on("end", () => {
+      calls.push({ path: req.url ?? "", body, contentType: String(req.headers["content-type"]) });
+      const handler = handlers.get(req.url ?? "") ?? ((_b, r) => r.writeHead(404).end());
+      handler(body, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls, handlers };
+}
+
+const json = (value: unknown): Handler => (_body, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(value));
+
+for (const kind of STORE_KINDS) {
+  describe(`outgoing-webhook bots [${kind}]`, () => {
+    let t: TestRealm;
+    let hook: Hook;
+    let runner: OutgoingWebhookRunner;
+    let channelId: number;
+    const errors: unknown[] = [];
+
+    beforeEach(async () => {
+      t = await createTestRealm(kind, { outgoingWebhookTimeoutSeconds: 1 });
+      hook = await startHook();
+      runner = new OutgoingWebhookRunner(t.deps, { onError: (err) => errors.push(err) });
+      t.deps.outgoingWebhooks = runner;
+      channelId = await createChannel(t, "Verona", ["hamlet", "othello", "iago"]);
+    });
+    afterEach(async () => {
+      await runner.idle();
+      await new Promise((resolve) => hook.server.close(resolve));
+      await t.close();
+      assert.deepEqual(errors, []);
+    });
+
+    async function makeBot(path: string, extra: Record<string, unknown> = {}): Promise<{ id: number; email: string; token: string }> {
+      const res = await t.as("hamlet").post("/bots", { full_name: "Hook Bot", short_name: "hook", bot_type: 3, payload_url: `${hook.url}${path}`, ...extra });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const bots = (await t.as("hamlet").post("/register", { fetch_event_types: ["realm_bot"] })).body.realm_bots as Array<{ user_id: number; email: string; services: Array<{ token: string; base_url: string; interface: number }> }>;
+      const bot = bots.find((b) => b.user_id === res.body.user_id)!;
+      assert.equal(bot.services[0].base_url, `${hook.url}${path}`);
+      return { id: bot.user_id, email: bot.email, token: bot.services[0].token };
+    }
+
+    /** Messages the bot sent, once each (a message goes out as one event per set of flags). */
+    const messagesFrom = (senderId: number) => {
+      const all = eventsOf(t, "message").map((e) => e.event.message as { id: number; sender_id: number; content: string; type: string; display_recipient: unknown; subject: string });
+      return [...new Map(all.filter((m) => m.sender_id === senderId).map((m) => [m.id, m])).values()];
+    };
+
+    it("POSTs Zulip's payload when mentioned, after the send returned, and posts the answer's content back in the topic", async () => {
+      let release: () => void = () => undefined;
+      hook.handlers.set("/ok", (_body, res) => {
+        release = () => json({ content: "Hello **back**" })("", res);
+      });
+      const bot = await makeBot("/ok");
+      const sent = await t.as("othello").post("/messages", { type: "stream", to: channelId, topic: "greetings", content: "@**Hook Bot** hi there" });
+      assert.equal(sent.status, 200, JSON.stringify(sent.body));
+      // The send has answered; the bot's server still holds its answer.
+      while (hook.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      const payload = JSON.parse(hook.calls[0].body);
+      assert.equal(hook.calls[0].contentType, "application/json");
+      assert.equal(payload.token, bot.token);
+      assert.equal(payload.trigger, "mention");
+      assert.equal(payload.data, "@**Hook Bot** hi there");
+      assert.equal(payload.bot_email, bot.email);
+      assert.equal(payload.bot_full_name, "Hook Bot");
+      assert.equal(payload.message.id, sent.body.id);
+      assert.equal(payload.message.content, "@**Hook Bot** hi there");
+      assert.match(payload.message.rendered_content, /user-mention/);
+      release();
+      await runner.idle();
+      const replies = messagesFrom(bot.id);
+      assert.equal(replies.length, 1, JSON.stringify(replies));
+      assert.equal(replies[0].subject, "greetings");
+      assert.match(replies[0].content, /Hello <strong>back<\/strong>/);
+    });
+
+    it("answers direct messages to every participant, and stays quiet when no response is required", async () => {
+      hook.handlers.set("/dm", json({ content: "got it" }));
+      const bot = await makeBot("/dm");
+      await t.as("othello").post("/messages", { type: "direct", to: JSON.stringify([bot.id, t.users.iago.id]), content: "ping" });
+      await runner.idle();
+      assert.equal(JSON.parse(hook.calls[0].body).trigger, "direct_message");
+      const reply = messagesFrom(bot.id)[0];
+      assert.equal(reply.type, "private");
+      assert.deepEqual((reply.display_recipient as Array<{ id: number }>).map((r) => r.id).sort((a, b) => a - b), [t.users.iago.id, t.users.othello.id, bot.id].sort((a, b) => a - b));
+      hook.handlers.set("/dm", json({ response_not_required: true }));
+      t.published.length = 0;
+      await t.as("othello").post("/messages", { type: "direct", to: JSON.stringify([bot.id]), content: "again" });
+      await runner.idle();
+      assert.equal(hook.calls.length, 2);
+      assert.deepEqual(messagesFrom(bot.id), []);
+    });
+
+    it("is not called for unmentioned channel messages, silent mentions or messages from bots", async () => {
+      hook.handlers.set("/quiet", json({ content: "should not happen" }));
+      const bot = await makeBot("/quiet");
+      await t.as("othello").post("/messages", { type: "stream", to: channelId, topic: "t", content: "no mention here" });
+      await t.as("othello").post("/messages", { type: "stream", to: channelId, topic: "t", content: "@_**Hook Bot** silently" });
+      await t.as("bot").post("/messages", { type: "stream", to: channelId, topic: "t", content: "@**Hook Bot** from a bot" });
+      await runner.idle();
+      assert.equal(hook.calls.length, 0);
+      assert.ok(bot.id > 0);
+    });
+
+    it("reports an error status in the conversation and to the owner, without retrying", async () => {
+      hook.handlers.set("/broken", (_b, res) => res.writeHead(500).end("boom"));
+      const bot = await makeBot("/broken");
+      t.published.length = 0;
+      await t.as("othello").post("/messages", { type: "direct", to: JSON.stringify([bot.id]), content: "hello?" });
+      await runner.idle();
+      assert.equal(hook.calls.length, 1);
+      const sent = messagesFrom(bot.id);
+      assert.match(sent[0].content, /Failure! Third party responded with 500/);
+      const toOwner = sent.find((m) => (m.display_recipient as Array<{ id: number }>).some((r) => r.id === t.users.hamlet.id))!;
+      assert.match(toOwner.content, /triggered an outgoing webhook/);
+      assert.match(toOwner.content, /status code <em>500<\/em>/);
+    });
+
+    it("retries a refused connection and a time-out, then says the bot is unavailable", async () => {
+      hook.handlers.set("/slow", () => undefined); // never answers: every attempt times out
+      const slow = await makeBot("/slow");
+      t.published.length = 0;
+      await t.as("othello").post("/messages", { type: "direct", to: JSON.stringify([slow.id]), content: "anyone?" });
+      await runner.idle();
+      assert.equal(hook.calls.length, MAX_RETRIES + 1);
+      const notices = messagesFrom(slow.id).map((m) => m.content);
+      assert.ok(notices.some((c) => /Failure! Bot is unavailable/.test(c)));
+      assert.ok(notices.some((c) => /Request timed out after 1 seconds\./.test(c)));
+    });
+
+    it("sends the Slack-compatible form for interface 2 and reads its `text`", async () => {
+      hook.handlers.set("/slack", json({ text: "slack says hi" }));
+      const bot = await makeBot("/slack", { interface_type: 2 });
+      await t.as("othello").post("/messages", { type: "stream", to: channelId, topic: "s", content: "@**Hook Bot** yo" });
+      await runner.idle();
+      const form = new URLSearchParams(hook.calls[0].body);
+      assert.equal(form.get("token"), bot.token);
+      assert.equal(form.get("channel_name"), "Verona");
+      assert.equal(form.get("trigger_word"), "mention");
+      assert.match(messagesFrom(bot.id)[0].content, /slack says hi/);
+    });
+
+    it("needs a URL for outgoing-webhook bots", async () => {
+      assertError(await t.as("hamlet").post("/bots", { full_name: "No URL", short_name: "nourl", bot_type: 3 }), "payload_url is not a URL");
+      assertError(await t.as("hamlet").post("/bots", { full_name: "Bad URL", short_name: "badurl", bot_type: 3, payload_url: "ftp://x" }), "payload_url is not a URL");
+      assert.equal((await t.as("hamlet").post("/bots", { full_name: "Quoted", short_name: "quoted", bot_type: 3, payload_url: JSON.stringify(`${hook.url}/q`) })).status, 200);
+    });
+  });
+}
