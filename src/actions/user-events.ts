@@ -5,6 +5,7 @@
  * it (policy/email-visibility). Bot details, API key included, go to the bot's owner and the
  * administrators.
  */
+import { publishExportConsent } from "./realm-export/consent-events.js";
 import { loadUserAccess, userIdsWhoCanAccess } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
 import { publishOnCommit } from "../events/bus.js";
@@ -90,6 +91,7 @@ export async function publishUserAdded(deps: AppDeps, tx: Tx, user: UserRow): Pr
   // Ownerless bots are Parley's per-realm system bots (Notification Bot): nobody administers them.
   if (user.is_bot && user.bot_owner_id !== null) await publishBotAdded(deps, tx, user);
   await publishGroupMembershipChanges(deps, tx, user, [], await getDirectGroupIds(tx, user.id));
+  await publishExportConsent(deps, tx, user);
 }
 
 export async function publishBotAdded(deps: AppDeps, tx: Tx, bot: UserRow): Promise<void> {
@@ -186,4 +188,5 @@ export async function publishActivityChange(deps: AppDeps, tx: Tx, user: UserRow
     publishOnCommit(tx, deps.events, event, peers);
   }
   await publishGroupSettingsOfUser(deps, tx, user);
+  if (active) await publishExportConsent(deps, tx, user);
 }

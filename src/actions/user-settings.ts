@@ -21,7 +21,7 @@ import { doChangeFullName } from "./user-admin.js";
 import { publishDeliveryEmailChanges, publishUserUpdate } from "./user-events.js";
 import { checkHumanCaller } from "./caller-checks.js";
 import { checkFullName } from "./users.js";
-import { publishExportConsent } from "./realm-export/realm-exports.js";
+import { publishExportConsent } from "./realm-export/consent-events.js";
 
 const WEEK = 7 * 24 * 60 * 60;
 const MIN_PASSWORD_LENGTH = 6;

@@ -147,6 +147,17 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(event.userIds.sort(), [t.users.desdemona.id, t.users.iago.id].sort());
       const settings = (await t.as("hamlet").post("/register", { fetch_event_types: JSON.stringify(["user_settings"]) })).body.user_settings;
       assert.equal(settings.allow_private_data_export, true);
+
+      // A new or reactivated user's consent (off by default) reaches the administrators too.
+      t.published.length = 0;
+      const created = await t.as("iago").post("/users", { email: "newcomer@zulip.test", password: "pw-newcomer-1", full_name: "Newcomer" });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      assert.equal((await t.as("iago").delete(`/users/${t.users.othello.id}`)).status, 200);
+      assert.equal((await t.as("iago").post(`/users/${t.users.othello.id}/reactivate`)).status, 200);
+      assert.deepEqual(eventsOf(t, "realm_export_consent").map((e) => e.event), [
+        { type: "realm_export_consent", user_id: created.body.user_id, consented: false },
+        { type: "realm_export_consent", user_id: t.users.othello.id, consented: false },
+      ]);
     });
   });
 }

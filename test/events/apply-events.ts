@@ -160,6 +160,9 @@ const MESSAGE_HANDLERS: Record<string, Handler> = {
   heartbeat: STATELESS,
   invites_changed: STATELESS,
   attachment: STATELESS,
+  // Data exports and export consents have no register state: clients fetch them by endpoint.
+  realm_export: STATELESS,
+  realm_export_consent: STATELESS,
 };
 
 const HANDLERS: Record<string, Handler> = { ...MESSAGE_HANDLERS, ...CHANNEL_HANDLERS, ...ORG_HANDLERS };

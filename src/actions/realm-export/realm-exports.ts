@@ -9,7 +9,6 @@
  */
 import type { AppDeps } from "../../deps.js";
 import { ApiError, mustBeAdmin, mustBeOwner } from "../../errors.js";
-import { publishOnCommit } from "../../events/bus.js";
 import { settingOf } from "../../lib/user-settings.js";
 import { isOwner, isRealmAdmin } from "../../policy/roles.js";
 import { getRealmUploadSpaceUsed } from "../../store/attachments.js";
@@ -22,7 +21,7 @@ import {
 import { fileNotFound } from "../../access/attachments.js";
 import type { ServedFile } from "../../uploads/serve.js";
 import type { RealmRow, UserRow } from "../../store/types.js";
-import { listActiveAdminIds, listActiveUsers } from "../../store/users.js";
+import { listActiveUsers } from "../../store/users.js";
 import {
   EXPORT_MAX_SECONDS, EXPORT_RATE_LIMIT, EXPORT_RATE_WINDOW_SECONDS, MAX_API_EXPORT_MESSAGES, MAX_API_EXPORT_UPLOAD_BYTES,
 } from "./archive-format.js";
@@ -111,11 +110,6 @@ export async function listExportConsents(deps: AppDeps, realm: RealmRow, user: U
       consented: settingOf(u.settings, "allow_private_data_export") === true,
       email_address_visibility: Number(settingOf(u.settings, "email_address_visibility")),
     }));
-}
-
-/** The realm_export_consent event (FL 312): a user's consent changed; its audience, the administrators. */
-export async function publishExportConsent(deps: AppDeps, tx: Tx, user: UserRow, consented: boolean): Promise<void> {
-  publishOnCommit(tx, deps.events, { type: "realm_export_consent", user_id: user.id, consented }, await listActiveAdminIds(tx, user.realm_id));
 }
 
 /**
