@@ -21,7 +21,8 @@ button:focus-visible, input:focus-visible, a:focus-visible { outline: 3px solid 
 .hint { color: #57606a; font-size: .9rem; }
 `;
 
-function page(title: string, body: string): string {
+/** A whole page around `body` (HTML the caller escaped), in the join pages' style (password reset uses it too). */
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
