@@ -14,6 +14,7 @@ import { installResponseHeaders, loggerOptions, MULTIPART_LIMITS, serverOptions 
 import { registerEndpoints } from "./http/router.js";
 import { registerWebClient } from "./http/web-client.js";
 import { registerSessionRoutes } from "./http/session-routes.js";
+import { registerPasswordResetRoutes } from "./http/password-reset-routes.js";
 import { registerJoinRoutes } from "./invites/join-routes.js";
 import { registerEmojiImageRoutes } from "./http/emoji-routes.js";
 import { registerAvatarRoutes } from "./http/avatar-routes.js";
@@ -73,6 +74,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerUploadRoutes(app, deps);
   registerExportRoutes(app, deps);
   registerSessionRoutes(app, deps);
+  registerPasswordResetRoutes(app, deps);
   registerJoinRoutes(app, deps);
   registerEmojiImageRoutes(app, deps);
   registerAvatarRoutes(app, deps);

@@ -24,6 +24,7 @@ import { realmUrl } from "./lib/realm-url.js";
 import { readTx } from "./store/db.js";
 import { getDeploymentId } from "./store/deployment.js";
 import { migrateToLatest } from "./store/migrate.js";
+import { StoreInUse, takeStoreLock } from "./store/server-lock.js";
 import { checkPortFree, checkRedisAnswers, checkWritablePaths, listenError, openAnsweringStore, withoutPassword } from "./startup/checks.js";
 import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL } from "./version.js";
 
@@ -66,6 +67,10 @@ async function main(): Promise<void> {
   checkWritablePaths(config);
   await checkRedisAnswers(config);
   const store = await openAnsweringStore(config);
+  // Held until exit: `manage restore` and `manage convert` refuse to run under it (issue 18, item 5).
+  const serverLock = await takeStoreLock(store, "shared").catch((err) => {
+    throw err instanceof StoreInUse ? new ConfigError("DATABASE_URL", err.message) : err;
+  });
   const applied = await migrateToLatest(store);
   logLine("info", applied.length ? `applied ${applied.length} migration(s)` : "the schema is up to date", { store: describeStore(config), migrations: applied });
   const deploymentId = await getDeploymentId(readTx(store));
@@ -156,6 +161,7 @@ async function main(): Promise<void> {
     await deps.events.flush?.();
     deps.queues.save(queueFile, (await deps.events.savedState?.()) ?? null);
     await deps.events.close?.();
+    await serverLock.release();
     await store.close();
     logLine("info", "stopped", { saved_queues: deps.queues.size });
     process.exit(0);

@@ -4,6 +4,7 @@
  * groups, uses up an email invitation, and tells the inviter through Notification Bot. Expired,
  * revoked and used links are refused (404 for unknown links, 410 for dead ones).
  */
+import { MIN_PASSWORD_LENGTH } from "./passwords.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { realmSetting } from "../lib/realm-settings.js";
@@ -26,7 +27,6 @@ import { publishUserAdded } from "./user-events.js";
 import { doSendWelcomeMessages } from "./welcome-bot.js";
 
 /** The register response's password_min_length. */
-const MIN_PASSWORD_LENGTH = 6;
 
 export interface JoinableInvite {
   realm: RealmRow;

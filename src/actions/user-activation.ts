@@ -34,7 +34,7 @@ export function cannotDeactivateLastUser(isLastOwnerOfRealm: boolean): ApiError 
   });
 }
 
-async function deactivateOne(deps: AppDeps, tx: Tx, actor: UserRow, user: UserRow): Promise<void> {
+async function deactivateOne(deps: AppDeps, tx: Tx, actor: UserRow | null, user: UserRow): Promise<void> {
   const audienceBefore = await userIdsWhoCanAccess(tx, user);
   await updateUser(tx, user.id, { is_active: false });
   await setSubscriptionsUserActive(tx, user.id, false);
@@ -43,7 +43,7 @@ async function deactivateOne(deps: AppDeps, tx: Tx, actor: UserRow, user: UserRo
     realm_id: user.realm_id,
     event_type: "user_deactivated",
     event_time: deps.clock.now(),
-    acting_user_id: actor.id,
+    acting_user_id: actor?.id ?? null,
     modified_user_id: user.id,
   });
   const audienceAfter = await userIdsWhoCanAccess(tx, user);
@@ -53,8 +53,8 @@ async function deactivateOne(deps: AppDeps, tx: Tx, actor: UserRow, user: UserRo
   if (user.is_bot) await publishBotDeleted(deps, tx, user);
 }
 
-/** Deactivates the user and, for a human, every active bot they own. */
-export async function doDeactivateUser(deps: AppDeps, tx: Tx, actor: UserRow, user: UserRow): Promise<void> {
+/** Deactivates the user and, for a human, every active bot they own; `actor` null: the operator (manage). */
+export async function doDeactivateUser(deps: AppDeps, tx: Tx, actor: UserRow | null, user: UserRow): Promise<void> {
   await deactivateOne(deps, tx, actor, user);
   if (user.is_bot) return;
   for (const bot of await listBotsOwnedBy(tx, user.id, { activeOnly: true })) await deactivateOne(deps, tx, actor, bot);
@@ -83,26 +83,35 @@ export async function deactivateOwnAccount(deps: AppDeps, user: UserRow): Promis
 export async function reactivateUserAccount(deps: AppDeps, realm: RealmRow, actor: UserRow, userId: number): Promise<void> {
   await transaction(deps.store, async (tx) => {
     const target = await accessUserById(tx, actor, userId, { forAdmin: true, allowBots: true, allowDeactivated: true });
-    if (target.is_active) throw new ApiError("User is already active.");
-    if (target.is_bot && (await activeUserWithFullName(tx, realm.id, target.full_name))) {
-      throw new ApiError(
-        `There is already an active bot named "${target.full_name}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
-      );
-    }
-    const audienceBefore = await userIdsWhoCanAccess(tx, target);
-    await updateUser(tx, target.id, { is_active: true });
-    await setSubscriptionsUserActive(tx, target.id, true);
-    await insertAuditLog(tx, {
-      realm_id: realm.id,
-      event_type: "user_reactivated",
-      event_time: deps.clock.now(),
-      acting_user_id: actor.id,
-      modified_user_id: target.id,
-    });
-    const audienceAfter = await userIdsWhoCanAccess(tx, target);
-    await publishAccessChangeOfUser(deps, tx, { ...target, is_active: true }, audienceBefore, audienceAfter);
-    await publishUserUpdate(deps, tx, realm.id, { user_id: target.id, is_active: true }, audienceAfter);
-    await publishActivityChange(deps, tx, target, true);
-    if (target.is_bot) await publishBotAdded(deps, tx, { ...target, is_active: true });
+    await checkReactivation(tx, realm, target);
+    await doReactivateUser(deps, tx, realm, actor, target);
   });
+}
+
+export async function checkReactivation(tx: Tx, realm: RealmRow, target: UserRow): Promise<void> {
+  if (target.is_active) throw new ApiError("User is already active.");
+  if (target.is_bot && (await activeUserWithFullName(tx, realm.id, target.full_name))) {
+    throw new ApiError(
+      `There is already an active bot named "${target.full_name}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
+    );
+  }
+}
+
+/** Reactivates a checked account; `actor` null: the operator (manage reactivate-user). */
+export async function doReactivateUser(deps: AppDeps, tx: Tx, realm: RealmRow, actor: UserRow | null, target: UserRow): Promise<void> {
+  const audienceBefore = await userIdsWhoCanAccess(tx, target);
+  await updateUser(tx, target.id, { is_active: true });
+  await setSubscriptionsUserActive(tx, target.id, true);
+  await insertAuditLog(tx, {
+    realm_id: realm.id,
+    event_type: "user_reactivated",
+    event_time: deps.clock.now(),
+    acting_user_id: actor?.id ?? null,
+    modified_user_id: target.id,
+  });
+  const audienceAfter = await userIdsWhoCanAccess(tx, target);
+  await publishAccessChangeOfUser(deps, tx, { ...target, is_active: true }, audienceBefore, audienceAfter);
+  await publishUserUpdate(deps, tx, realm.id, { user_id: target.id, is_active: true }, audienceAfter);
+  await publishActivityChange(deps, tx, target, true);
+  if (target.is_bot) await publishBotAdded(deps, tx, { ...target, is_active: true });
 }

@@ -46,6 +46,11 @@ async function checkRoleChange(tx: Tx, actor: UserRow, target: UserRow, role: nu
 async function checkNewEmail(tx: Tx, realm: RealmRow, actor: UserRow, target: UserRow, email: string): Promise<string> {
   if (!isOwner(actor)) throw mustBeOwner();
   if (!actor.can_change_user_emails) throw new ApiError("User not authorized to change user emails");
+  return checkEmailAvailable(tx, realm, target, email);
+}
+
+/** A valid address that no other account of the realm uses (the operator's change-email needs no more). */
+export async function checkEmailAvailable(tx: Tx, realm: RealmRow, target: UserRow, email: string): Promise<string> {
   const trimmed = email.trim();
   if (!isValidEmail(trimmed)) throw new ApiError(`Invalid email address '${trimmed}'`);
   const holder = await getUserByDeliveryEmail(tx, realm.id, trimmed);
@@ -53,8 +58,11 @@ async function checkNewEmail(tx: Tx, realm: RealmRow, actor: UserRow, target: Us
   return trimmed;
 }
 
-/** Changes a role and the role's system groups; the user's view of others' addresses follows. */
-export async function doChangeRole(deps: AppDeps, tx: Tx, realm: RealmRow, actor: UserRow, target: UserRow, role: number): Promise<void> {
+/**
+ * Changes a role and the role's system groups; the user's view of others' addresses follows.
+ * `actor` is null for the server's operator (manage change-role), as Zulip's acting_user=None.
+ */
+export async function doChangeRole(deps: AppDeps, tx: Tx, realm: RealmRow, actor: UserRow | null, target: UserRow, role: number): Promise<void> {
   const now = deps.clock.now();
   const groupsBefore = await getDirectGroupIds(tx, target.id);
   await updateUser(tx, target.id, { role });
@@ -65,7 +73,7 @@ export async function doChangeRole(deps: AppDeps, tx: Tx, realm: RealmRow, actor
     realm_id: realm.id,
     event_type: "user_role_changed",
     event_time: now,
-    acting_user_id: actor.id,
+    acting_user_id: actor?.id ?? null,
     modified_user_id: target.id,
     extra_data: { old_value: target.role, new_value: role },
   });

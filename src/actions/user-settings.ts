@@ -4,6 +4,7 @@
  * Zulip's legacy settings events for older clients: events/user-settings-events.ts); changes
  * others can see (name, time zone, email visibility) to everyone (realm_user update).
  */
+import { MIN_PASSWORD_LENGTH } from "./passwords.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
@@ -24,7 +25,6 @@ import { checkFullName } from "./users.js";
 import { publishExportConsent } from "./realm-export/consent-events.js";
 
 const WEEK = 7 * 24 * 60 * 60;
-const MIN_PASSWORD_LENGTH = 6;
 
 function isTimeZone(name: string): boolean {
   if (name === "" || Intl.supportedValuesOf("timeZone").includes(name)) return true;

@@ -1,13 +1,16 @@
 /**
- * `manage backup FILE` and `manage restore FILE` (issue 9, item 6). A backup is one tar archive:
- * `manifest.json`, the database copy (store/backup.ts) and the uploads directory, minus uploads
- * still in progress. Restoring puts the database back first, migrates it, checks its integrity, and
- * only then swaps the uploads directory, so a failed restore leaves the files as they were. Uploads
- * kept in S3 are not in the archive (the bucket has its own versioning and replication).
- * Restore expects the server to be stopped: it replaces the data under a running process's feet.
+ * `manage backup FILE` and `manage restore FILE` (issue 9, item 6; issue 18, item 5). A backup is
+ * one tar archive, readable by its owner only: `manifest.json` (with the Parley version and the
+ * migration level it was taken at), the database copy (store/backup.ts) and the uploads directory,
+ * minus uploads still in progress. Restoring puts the database back at the backup's own level,
+ * then migrates it to this version's, checks its integrity, and only then swaps the uploads
+ * directory, so a failed restore leaves the files as they were. A backup from a newer version
+ * (a migration this one does not know) is refused. Uploads kept in S3 are not in the archive
+ * (the bucket has its own versioning and replication). Restore refuses to run while a server
+ * uses the store (store/server-lock.ts), and holds the lock so none starts meanwhile.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { promisify } from "node:util";
 import type { Config } from "../config.js";
@@ -17,11 +20,15 @@ import { randomToken } from "../lib/secrets.js";
 import { backupStore, restoreStore } from "../store/backup.js";
 import type { Dialect, Store } from "../store/db.js";
 import { checkIntegrity } from "../store/integrity.js";
-import { migrateToLatest } from "../store/migrate.js";
+import { isKnownMigration, migrateToLatest, migrationLevel } from "../store/migrate.js";
+import { takeStoreLock, type HeldLock } from "../store/server-lock.js";
+import { PARLEY_VERSION } from "../version.js";
 
 const run = promisify(execFile);
 const FORMAT = "parley-backup";
-const VERSION = 1;
+/** Version 2 added parley_version and migration; version 1 archives still restore. */
+const VERSION = 2;
+const READABLE_VERSIONS = [1, 2];
 const MANIFEST = "manifest.json";
 const DATABASE_FILE: Record<Dialect, string> = { sqlite: "database.sqlite3", postgres: "database.pgdump" };
 
@@ -30,6 +37,9 @@ interface Manifest {
   version: number;
   dialect: Dialect;
   created_at: number;
+  /** The Parley version that wrote the archive and the newest migration its database had (version 2). */
+  parley_version?: string;
+  migration?: string | null;
   database: string;
   /** The uploads directory's name inside the archive; null when none was included. */
   uploads: string | null;
@@ -38,6 +48,8 @@ interface Manifest {
 export interface BackupSummary {
   backup: string;
   dialect: Dialect;
+  parley_version: string;
+  migration: string | null;
   archive_bytes: number;
   /** Files of the uploads directory included; null when there is none (or uploads live in S3). */
   upload_files: number | null;
@@ -46,6 +58,9 @@ export interface BackupSummary {
 export interface RestoreSummary {
   restored: string;
   dialect: Dialect;
+  /** The backup's migration level, and the migrations applied on top of it to reach this version's. */
+  from_migration: string | null;
+  migrated: string[];
   upload_files: number | null;
 }
 
@@ -80,14 +95,17 @@ export async function runBackup(store: Store, config: Config, clock: Clock, file
     await backupStore(store, join(staging, database));
     const withUploads = !config.s3 && existsSync(config.uploadsDir);
     const uploads = withUploads ? basename(config.uploadsDir) : null;
-    const manifest: Manifest = { format: FORMAT, version: VERSION, dialect: store.dialect, created_at: clock.now(), database, uploads };
+    const migration = await migrationLevel(store);
+    const manifest: Manifest = { format: FORMAT, version: VERSION, dialect: store.dialect, created_at: clock.now(), parley_version: PARLEY_VERSION, migration, database, uploads };
     writeFileSync(join(staging, MANIFEST), JSON.stringify(manifest));
     // Options before operands: GNU tar ignores an --exclude that follows the names it filters.
     const excludes = uploads ? [`--exclude=${uploads}/${TUS_DIR}`, `--exclude=*${PARTIAL_SUFFIX}`] : [];
     const uploadOperands = uploads ? ["-C", dirname(config.uploadsDir), uploads] : [];
     await tar(["-cf", partial, ...excludes, "-C", staging, MANIFEST, database, ...uploadOperands]);
+    // Password hashes and API keys are inside: the operator's alone, whatever the umask (issue 16, F12).
+    chmodSync(partial, 0o600);
     renameSync(partial, archive);
-    return { backup: archive, dialect: store.dialect, archive_bytes: statSync(archive).size, upload_files: uploads ? countUploads(config.uploadsDir) : null };
+    return { backup: archive, dialect: store.dialect, parley_version: PARLEY_VERSION, migration, archive_bytes: statSync(archive).size, upload_files: uploads ? countUploads(config.uploadsDir) : null };
   } finally {
     rmSync(staging, { recursive: true, force: true });
     rmSync(partial, { force: true });
@@ -98,7 +116,12 @@ function readManifest(staging: string, dialect: Dialect): Manifest {
   const path = join(staging, MANIFEST);
   if (!existsSync(path)) throw new ApiError("not a Parley backup: no manifest.json");
   const manifest = JSON.parse(readFileSync(path, "utf8")) as Manifest;
-  if (manifest.format !== FORMAT || manifest.version !== VERSION) throw new ApiError("not a Parley backup of a known version");
+  if (manifest.format !== FORMAT || !READABLE_VERSIONS.includes(manifest.version)) throw new ApiError("not a Parley backup of a known version");
+  if (manifest.migration && !isKnownMigration(manifest.migration)) {
+    throw new ApiError(
+      `this backup was made by Parley ${manifest.parley_version ?? "?"} at migration ${manifest.migration}, newer than this Parley ${PARLEY_VERSION} knows; restore it with that version or a later one`,
+    );
+  }
   if (manifest.dialect !== dialect) {
     throw new ApiError(`this backup holds a ${manifest.dialect} database, but DATABASE_URL names a ${dialect} one`);
   }
@@ -120,17 +143,23 @@ export async function runRestore(store: Store, config: Config, file: string): Pr
   // Extracted next to the uploads directory, so the new one moves into place by a rename.
   mkdirSync(dirname(config.uploadsDir), { recursive: true });
   const staging = mkdtempSync(join(dirname(config.uploadsDir), ".parley-restore-"));
+  let lock: HeldLock | null = null;
   try {
     await tar(["-xf", archive, "-C", staging]);
     const manifest = readManifest(staging, store.dialect);
+    // Taken once the archive proved readable, and held to the end so no server starts meanwhile.
+    lock = await takeStoreLock(store, "exclusive");
     await restoreStore(store, join(staging, manifest.database));
-    await migrateToLatest(store);
+    // The database is at the backup's level now; this version's migrations bring it up to date.
+    const migrated = await migrateToLatest(store);
     const problems = await checkIntegrity(store);
     if (problems.length > 0) throw new ApiError(`the restored database fails its integrity check: ${problems.join("; ")}`);
-    if (config.s3) return { restored: archive, dialect: store.dialect, upload_files: null };
+    const summary = { restored: archive, dialect: store.dialect, from_migration: manifest.migration ?? null, migrated };
+    if (config.s3) return { ...summary, upload_files: null };
     swapDirectory(config.uploadsDir, manifest.uploads ? join(staging, manifest.uploads) : null);
-    return { restored: archive, dialect: store.dialect, upload_files: countUploads(config.uploadsDir) };
+    return { ...summary, upload_files: countUploads(config.uploadsDir) };
   } finally {
     rmSync(staging, { recursive: true, force: true });
+    await lock?.release();
   }
 }

@@ -61,10 +61,18 @@ export async function runCreateUser(store: Store, clock: Clock, v: Record<string
   });
 }
 
-async function realmNamed(tx: Tx, subdomain: string): Promise<RealmRow> {
+export async function realmNamed(tx: Tx, subdomain: string): Promise<RealmRow> {
   const realm = await getRealmBySubdomain(tx, subdomain.toLowerCase());
   if (!realm) throw new ApiError(`no realm with subdomain '${subdomain}'`);
   return realm;
+}
+
+/** The account with this address (any case) in the realm, active or not, human or bot. */
+export async function accountNamed(tx: Tx, subdomain: string, email: string): Promise<{ realm: RealmRow; user: UserRow }> {
+  const realm = await realmNamed(tx, subdomain);
+  const user = await getUserByDeliveryEmail(tx, realm.id, email);
+  if (!user) throw new ApiError(`no user '${email}' in realm '${subdomain}'`);
+  return { realm, user };
 }
 
 /**
@@ -88,9 +96,7 @@ export async function runChangeUserPermission(store: Store, v: Record<string, st
   if (!OPERATOR_PERMISSIONS.includes(permission)) throw new ApiError(`--permission must be one of ${OPERATOR_PERMISSIONS.join(", ")}`);
   const value = v.revoke === undefined;
   return transaction(store, async (tx) => {
-    const realm = await realmNamed(tx, v.realm as string);
-    const user = await getUserByDeliveryEmail(tx, realm.id, v.email as string);
-    if (!user) throw new ApiError(`no user '${v.email}' in realm '${v.realm}'`);
+    const { realm, user } = await accountNamed(tx, v.realm as string, v.email as string);
     await updateUser(tx, user.id, { [permission]: value });
     return { realm_id: realm.id, user_id: user.id, email: user.delivery_email, permission, value };
   });

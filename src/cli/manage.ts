@@ -1,97 +1,114 @@
 /**
  * `npm run --silent manage -- <command> [--flag value …]`: administration from the shell. Each
  * command prints exactly one JSON line on success; bad arguments print an error to stderr and
- * exit non-zero.
+ * exit non-zero. `manage --help` lists the commands, `manage COMMAND --help` explains one.
+ * Commands live in modules (cli/commands/*.ts) as records of specs (cli/command-spec.ts) merged here.
  */
 import { parseArgs } from "node:util";
-import { loadConfig, type Config } from "../config.js";
+import { loadConfig } from "../config.js";
 import { systemClock } from "../deps.js";
 import { ApiError } from "../errors.js";
-import { openStore, type Store } from "../store/db.js";
+import { openStore } from "../store/db.js";
 import { migrateToLatest } from "../store/migrate.js";
+import { StoreInUse } from "../store/server-lock.js";
 import { runBackup, runRestore } from "./backup.js";
+import { FLAG, STRING, UsageError, commandUsage, required, type Command } from "./command-spec.js";
 import { runChangeUserPermission, runCreateRealm, runCreateUser } from "./commands.js";
+import { REALM_ADMIN_COMMANDS } from "./commands/realm-admin.js";
 import { REALM_EXPORT_COMMANDS } from "./realm-export-commands.js";
-
-const USAGE = `usage:
-  manage migrate
-  manage create-realm --subdomain S --name N --owner-email E --owner-name N --owner-password P
-  manage create-user --realm S --email E --full-name N --password P [--role 100|200|300|400|600] [--bot-type 1 --bot-owner EMAIL]
-  manage change-user-permission --realm S --email E --permission can_create_users|can_change_user_emails [--revoke]
-  manage backup FILE     (database and uploads into one tar archive)
-  manage restore FILE    (stop the server first: replaces the database and uploads)`;
-
-class UsageError extends Error {}
-
-const STRING = { type: "string" } as const;
-/** A flag without a value; it reads as "true" when given. */
-const FLAG = { type: "boolean" } as const;
-
-interface Command {
-  options: Record<string, typeof STRING | typeof FLAG>;
-  /** Names of the positional arguments, all required; none when absent. */
-  positionals?: string[];
-  run: (store: Store, v: Record<string, string | undefined>, config: Config) => Promise<unknown>;
-}
+import { STORE_COMMANDS } from "./commands/store-convert.js";
+import { USER_ADMIN_COMMANDS } from "./commands/user-admin.js";
 
 const COMMANDS: Record<string, Command> = {
-  migrate: { options: {}, run: async () => ({ migrated: true }) },
+  migrate: { summary: "Applies pending database migrations (the server does too when it starts).", options: {}, run: async () => ({ migrated: true }) },
   "create-realm": {
+    summary: "Creates an organization and its owner; prints the owner's API key.",
     options: { subdomain: STRING, name: STRING, "owner-email": STRING, "owner-name": STRING, "owner-password": STRING },
     run: (store, v) => runCreateRealm(store, systemClock, required(v, ["subdomain", "name", "owner-email", "owner-name", "owner-password"])),
   },
   "create-user": {
+    summary: "Creates an account (or a bot with --bot-type and --bot-owner); prints its API key.",
     options: { realm: STRING, email: STRING, "full-name": STRING, password: STRING, role: STRING, "bot-type": STRING, "bot-owner": STRING },
+    flags: { role: "100 owner, 200 administrator, 300 moderator, 400 member (default), 600 guest" },
     run: (store, v) => runCreateUser(store, systemClock, { ...v, ...required(v, ["realm", "email", "full-name", "password"]) }),
   },
   "change-user-permission": {
+    summary: "Grants (or with --revoke takes back) can_create_users or can_change_user_emails.",
     options: { realm: STRING, email: STRING, permission: STRING, revoke: FLAG },
     run: (store, v) => runChangeUserPermission(store, { ...v, ...required(v, ["realm", "email", "permission"]) }),
   },
-  backup: { options: {}, positionals: ["file"], run: (store, v, config) => runBackup(store, config, systemClock, v.file as string) },
-  restore: { options: {}, positionals: ["file"], run: (store, v, config) => runRestore(store, config, v.file as string) },
+  ...USER_ADMIN_COMMANDS,
+  ...REALM_ADMIN_COMMANDS,
+  backup: {
+    summary: "Writes the database and the uploads into one tar archive FILE (mode 0600), while the server runs.",
+    options: {},
+    positionals: ["file"],
+    migrate: false,
+    run: (store, v, config) => runBackup(store, config, systemClock, v.file as string),
+  },
+  restore: {
+    summary: "Replaces the database and the uploads with a backup's, then migrates it; refuses while a server runs.",
+    options: {},
+    positionals: ["file"],
+    migrate: false,
+    run: (store, v, config) => runRestore(store, config, v.file as string),
+  },
+  ...STORE_COMMANDS,
   ...REALM_EXPORT_COMMANDS,
 };
 
-function required(values: Record<string, string | undefined>, names: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of names) {
-    const value = values[name];
-    if (value === undefined) throw new UsageError(`missing --${name}`);
-    out[name] = value;
-  }
-  return out;
+const HELP = new Set(["--help", "-h", "help"]);
+
+function globalUsage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const lines = Object.entries(COMMANDS).map(([name, spec]) => `  ${name.padEnd(width)}  ${spec.summary ?? ""}`.trimEnd());
+  return ["usage: manage COMMAND [--flag VALUE …]   (manage COMMAND --help for its flags)", "", "commands:", ...lines].join("\n");
+}
+
+function parse(command: string, spec: Command, rest: string[]): Record<string, string | undefined> {
+  const parsed = parseArgs({ args: rest, options: spec.options, strict: true, allowPositionals: spec.positionals !== undefined });
+  const names = spec.positionals ?? [];
+  if (parsed.positionals.length !== names.length) throw new UsageError(`${command} takes ${names.map((n) => n.toUpperCase()).join(" ")}`);
+  const flags = Object.entries(parsed.values).map(([k, val]) => [k, val === true ? "true" : val]);
+  return { ...(Object.fromEntries(flags) as Record<string, string | undefined>), ...Object.fromEntries(names.map((n, i) => [n, parsed.positionals[i]])) };
 }
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const spec = command === undefined ? undefined : COMMANDS[command];
+  if (command === undefined || HELP.has(command)) {
+    const text = rest[0] && COMMANDS[rest[0]] ? commandUsage(rest[0], COMMANDS[rest[0]]) : globalUsage();
+    // Asked for: stdout and success; run bare: the usage is the error.
+    if (command === undefined) console.error(text);
+    else console.log(text);
+    return command === undefined ? 2 : 0;
+  }
+  const spec = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!spec) {
-    console.error(command ? `unknown command: ${command}\n${USAGE}` : USAGE);
+    console.error(`unknown command: ${command} (manage --help lists them)`);
     return 2;
+  }
+  if (rest.some((arg) => HELP.has(arg))) {
+    console.log(commandUsage(command, spec));
+    return 0;
   }
   let values: Record<string, string | undefined>;
   try {
-    const parsed = parseArgs({ args: rest, options: spec.options, strict: true, allowPositionals: spec.positionals !== undefined });
-    const names = spec.positionals ?? [];
-    if (parsed.positionals.length !== names.length) throw new Error(`${command} takes ${names.map((n) => n.toUpperCase()).join(" ")}`);
-    const flags = Object.entries(parsed.values).map(([k, val]) => [k, val === true ? "true" : val]);
-    values = { ...(Object.fromEntries(flags) as Record<string, string | undefined>), ...Object.fromEntries(names.map((n, i) => [n, parsed.positionals[i]])) };
+    values = parse(command, spec, rest);
   } catch (e) {
-    console.error(`${(e as Error).message}\n${USAGE}`);
+    console.error(`${(e as Error).message}\n${commandUsage(command, spec)}`);
     return 2;
   }
   const config = loadConfig();
   const store = openStore(config.databaseUrl);
   try {
-    await migrateToLatest(store);
+    if (spec.migrate !== false) await migrateToLatest(store);
     const result = await spec.run(store, values, config);
     console.log(JSON.stringify(result));
     return 0;
   } catch (e) {
-    if (e instanceof UsageError) console.error(`${e.message}\n${USAGE}`);
-    else if (e instanceof ApiError) console.error(`error: ${e.message}`);
-    else console.error(e);
+    if (e instanceof UsageError) console.error(`${e.message}\n${commandUsage(command, spec)}`);
+    else if (e instanceof ApiError || e instanceof StoreInUse) console.error(`error: ${e.message}`);
+    else console.error(`error: ${(e as Error)?.message ?? String(e)}`);
     return e instanceof UsageError ? 2 : 1;
   } finally {
     await store.close();

@@ -24,7 +24,8 @@ import { authenticateBasicOrSession, checkSameOrigin, clearSessionCookie, sessio
 
 const LOGIN_PARAMS = { username: p.str(), password: p.str() };
 
-async function limitByAddress(deps: AppDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+/** The per-address limit of unauthenticated calls (the reset form uses it too). */
+export async function limitByAddress(deps: AppDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (deps.rateLimiter) reply.headers(await enforceRate(deps.rateLimiter, `ip:${request.ip}`, RATE_LIMIT_RULES.api_by_ip, deps.clock.now()));
 }
 

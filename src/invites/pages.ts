@@ -33,7 +33,8 @@ a { color: #2f49e0; }
 code { font-size: .85em; overflow-wrap: anywhere; }
 `;
 
-function page(title: string, body: string, head = ""): string {
+/** A whole page around `body` (HTML the caller escaped), in the join pages' style (password reset uses it too). */
+export function page(title: string, body: string, head = ""): string {
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -1,5 +1,5 @@
 /** Runs the versioned migrations (Kysely's Migrator: ordered, recorded, locked on PostgreSQL). */
-import { Migrator, sql, type Migration as KyselyMigration } from "kysely";
+import { Migrator, sql, type Migration as KyselyMigration, type MigrationResultSet } from "kysely";
 import type { Store } from "./db.js";
 import type { Migration } from "./migrations/helpers.js";
 import { realmsUsers } from "./migrations/0001_realms_users.js";
@@ -44,11 +44,17 @@ const MIGRATIONS: Record<string, Migration> = {
   "0018_pending_notifications": pendingNotifications,
 };
 
-/** The newest migration this code knows (an export archive records it; the importer refuses newer ones). */
-export const LATEST_MIGRATION = Object.keys(MIGRATIONS).sort().at(-1) as string;
+/** Every migration's name, oldest first. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+/** The newest migration this version knows: the level a migrated store is at. */
+export const LATEST_MIGRATION = MIGRATION_NAMES.at(-1) as string;
 
-/** Applies every pending migration; returns the names applied. Throws on the first failure. */
-export async function migrateToLatest(store: Store): Promise<string[]> {
+/** Whether this version knows the migration (a backup from a newer version names one it does not). */
+export function isKnownMigration(name: string): boolean {
+  return Object.hasOwn(MIGRATIONS, name);
+}
+
+async function migrator(store: Store): Promise<Migrator> {
   const migrations: Record<string, KyselyMigration> = {};
   for (const [name, m] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (db) => m.up(db, store.dialect) };
@@ -59,7 +65,7 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
     store.dialect === "postgres"
       ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(store.db)).rows[0].schema
       : undefined;
-  const migrator = new Migrator({
+  return new Migrator({
     db: store.db,
     provider: { getMigrations: async () => migrations },
     // Numbers are handed out to parallel branches, so one may land after a higher one was applied
@@ -67,7 +73,25 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
     allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+function applied(outcome: MigrationResultSet): string[] {
+  if (outcome.error) throw outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
+  return (outcome.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** Applies every pending migration; returns the names applied. Throws on the first failure. */
+export async function migrateToLatest(store: Store): Promise<string[]> {
+  return applied(await (await migrator(store)).migrateToLatest());
+}
+
+/** Applies the migrations up to and including `name` (tests build an older version's schema with it). */
+export async function migrateUpTo(store: Store, name: string): Promise<string[]> {
+  return applied(await (await migrator(store)).migrateTo(name));
+}
+
+/** The newest migration applied to the store, or null for a store never migrated. */
+export async function migrationLevel(store: Store): Promise<string | null> {
+  const done = (await (await migrator(store)).getMigrations()).filter((m) => m.executedAt !== undefined);
+  return done.at(-1)?.name ?? null;
 }

@@ -10,6 +10,37 @@ export async function getRealmById(tx: Tx, id: number): Promise<RealmRow | undef
   return tx.db.selectFrom("realms").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
+/** Every realm with its count of active human accounts (manage list-realms). */
+export async function listRealmsWithUserCounts(tx: Tx): Promise<Array<RealmRow & { active_humans: number }>> {
+  const rows = await tx.db
+    .selectFrom("realms")
+    .selectAll("realms")
+    .select((eb) =>
+      eb
+        .selectFrom("users")
+        .select((u) => u.fn.countAll<number>().as("n"))
+        .whereRef("users.realm_id", "=", "realms.id")
+        .where("users.is_active", "=", true)
+        .where("users.is_bot", "=", false)
+        .as("active_humans"),
+    )
+    .orderBy("realms.id")
+    .execute();
+  return rows.map((r) => ({ ...r, active_humans: Number(r.active_humans ?? 0) }));
+}
+
+/** A page of the realm's accounts by id, after `afterId` (manage list-users). */
+export async function listUsersPage(tx: Tx, realmId: number, afterId: number, limit: number) {
+  return tx.db
+    .selectFrom("users")
+    .select(["id", "delivery_email", "full_name", "role", "is_active", "is_bot", "bot_type", "date_joined"])
+    .where("realm_id", "=", realmId)
+    .where("id", ">", afterId)
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+}
+
 export async function countRealms(tx: Tx): Promise<number> {
   const row = await tx.db.selectFrom("realms").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   return Number(row.n);

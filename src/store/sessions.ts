@@ -35,3 +35,8 @@ export async function trimSessionsOfUser(tx: Tx, userId: number, keep: number): 
     .execute();
   if (stale.length > 0) await tx.db.deleteFrom("sessions").where("key", "in", stale.map((s) => s.key)).execute();
 }
+
+/** Ends every browser session of the realm (it was deactivated). */
+export async function deleteSessionsOfRealm(tx: Tx, realmId: number): Promise<void> {
+  await tx.db.deleteFrom("sessions").where("realm_id", "=", realmId).execute();
+}

@@ -15,6 +15,9 @@ import { buildApp } from "../../src/app.js";
 import { runCreateUser } from "../../src/cli/commands.js";
 import { systemClock } from "../../src/deps.js";
 import { openStore, type Store } from "../../src/store/db.js";
+import { LATEST_MIGRATION } from "../../src/store/migrate.js";
+import { takeStoreLock } from "../../src/store/server-lock.js";
+import { PARLEY_VERSION } from "../../src/version.js";
 import { testDeps } from "../helpers/fixtures.js";
 import { manageJson, runManage, type Run } from "../helpers/server-process.js";
 import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.js";
@@ -91,7 +94,10 @@ for (const kind of STORE_KINDS) {
       writeFileSync(join(uploads, ".tus", "half-done"), "chunk");
 
       const backup = await manageJson(env, ["backup", archive]);
-      assert.deepEqual({ ...backup, archive_bytes: typeof backup.archive_bytes }, { backup: archive, dialect: kind, archive_bytes: "number", upload_files: 1 });
+      assert.deepEqual(
+        { ...backup, archive_bytes: typeof backup.archive_bytes },
+        { backup: archive, dialect: kind, parley_version: PARLEY_VERSION, migration: LATEST_MIGRATION, archive_bytes: "number", upload_files: 1 },
+      );
       // It holds password hashes and API keys: the operator's alone (issue 16, F12).
       assert.equal(statSync(archive).mode & 0o077, 0, `archive mode ${(statSync(archive).mode & 0o777).toString(8)}`);
       const members = execFileSync("tar", ["-tf", archive], { encoding: "utf8" }).split("\n");
@@ -104,7 +110,19 @@ for (const kind of STORE_KINDS) {
       mkdirSync(join(uploads, "1", "cd"), { recursive: true });
       writeFileSync(join(uploads, "1", "cd", "late.txt"), "late");
 
-      assert.deepEqual(await manageJson(env, ["restore", archive]), { restored: archive, dialect: kind, upload_files: 1 });
+      // A server using the store (its lock, taken here as a server process takes it) stops a restore.
+      const server = await takeStoreLock(store, "shared");
+      failed(await runManage(env, ["restore", archive]), /^error: a Parley server is using this database; stop every server process using it/);
+      await server.release();
+      assert.deepEqual(await contents(), ["before the backup", "after the backup"], "nothing was restored");
+
+      assert.deepEqual(await manageJson(env, ["restore", archive]), {
+        restored: archive,
+        dialect: kind,
+        from_migration: LATEST_MIGRATION,
+        migrated: [],
+        upload_files: 1,
+      });
       assert.deepEqual(await contents(), ["before the backup"]);
       assert.deepEqual(await emails(), ["owner@backup.test", "member@backup.test"]);
       assert.deepEqual(readFileSync(join(uploads, "1", "ab", "photo.png")), PHOTO);
@@ -137,16 +155,19 @@ for (const kind of STORE_KINDS) {
         return path;
       };
       const manifest = { format: "parley-backup", version: 1, created_at: 0, database: "db", uploads: null };
+      const fromTheFuture = { ...manifest, version: 2, dialect: kind, parley_version: "99.0.0", migration: "9999_from_the_future" };
       const otherDialect = kind === "sqlite" ? "postgres" : "sqlite";
-      const [missing, foreign, corrupt, wrongDialect] = await Promise.all([
+      const [missing, foreign, corrupt, wrongDialect, newer] = await Promise.all([
         runManage(env, ["restore", join(dir, "no-such.tar")]),
         runManage(env, ["restore", build("foreign.tar", null, "x")]),
         runManage(env, ["restore", build("corrupt.tar", { ...manifest, dialect: kind }, "not a database at all")]),
         runManage(env, ["restore", build("other.tar", { ...manifest, dialect: otherDialect }, "x")]),
+        runManage(env, ["restore", build("newer.tar", fromTheFuture, "x")]),
       ]);
       failed(missing, /no file/);
       failed(foreign, /not a Parley backup/);
       failed(corrupt, kind === "sqlite" ? /not a database/ : /pg_restore failed/);
+      failed(newer, /made by Parley 99\.0\.0 at migration 9999_from_the_future, newer than this Parley/);
       failed(wrongDialect, new RegExp(`holds a ${otherDialect} database, but DATABASE_URL names a ${kind} one`));
       assert.deepEqual(await contents(), ["before the backup", "after the restore"]);
       assert.deepEqual(readFileSync(join(uploads, "1", "ab", "photo.png")), PHOTO);

@@ -119,6 +119,35 @@ describe("manage CLI", () => {
     assert.equal(Boolean(after.can_create_users), false);
   });
 
+  it("--help lists every command and COMMAND --help its flags; the operator commands print one JSON line or one error line", async () => {
+    const [help, commandHelp, realms, lastOwner, ghost, badRole] = await Promise.all([
+      manage(url, "--help"),
+      manage(url, "change-role", "--help"),
+      manage(url, "list-realms"),
+      manage(url, "change-role", "--realm", "acme", "--email", "boss@acme.test", "--role", "member"),
+      manage(url, "deactivate-user", "--realm", "acme", "--email", "ghost@acme.test"),
+      manage(url, "change-role", "--realm", "acme", "--email", "ann@acme.test", "--role", "emperor"),
+    ]);
+    assert.deepEqual([help.code, help.stderr], [0, ""]);
+    assert.doesNotMatch(help.stdout, /unknown command/);
+    for (const command of ["change-role", "deactivate-user", "reactivate-user", "set-password", "send-password-reset", "change-email", "list-realms", "list-users", "rotate-api-key", "deactivate-realm", "send-test-email", "backup", "restore"]) {
+      assert.match(help.stdout, new RegExp(`^  ${command} +\\S`, "m"), command);
+    }
+    assert.deepEqual([commandHelp.code, commandHelp.stderr], [0, ""]);
+    assert.match(commandHelp.stdout, /^usage: manage change-role --realm REALM --email EMAIL --role ROLE\n/);
+    assert.match(commandHelp.stdout, /--role +owner, administrator, moderator, member or guest/);
+    assert.deepEqual([realms.code, realms.stderr], [0, ""]);
+    assert.equal(realms.stdout.split("\n").length, 2, "one JSON line");
+    assert.deepEqual(JSON.parse(realms.stdout).realms.map((r: { subdomain: string }) => r.subdomain), ["acme"]);
+    for (const [run, message] of [
+      [lastOwner, "error: The owner permission cannot be removed from the only organization owner."],
+      [ghost, "error: no user 'ghost@acme.test' in realm 'acme'"],
+      [badRole, "error: --role must be one of owner, administrator, moderator, member, guest (or 100, 200, 300, 400, 600)"],
+    ] as const) {
+      assert.deepEqual([run.code, run.stdout, run.stderr], [1, "", `${message}\n`]);
+    }
+  });
+
   it("refuses bad arguments on stderr, with nothing on stdout and a non-zero exit", async () => {
     // In parallel: each run is a fresh node + tsx process, about a second of CPU.
     const user = ["create-user", "--realm", "acme", "--password", "pw", "--full-name", "X"];
@@ -131,7 +160,7 @@ describe("manage CLI", () => {
       manage(url, ...user, "--email", "y@acme.test", "--bot-owner", "ann@acme.test"),
       manage(url, "create-realm", "--subdomain", "ACME", "--name", "Again", "--owner-email", "o@x.test", "--owner-name", "O", "--owner-password", "pw"),
     ]);
-    failed(unknown, /unknown command: make-coffee\nusage:/);
+    failed(unknown, /^unknown command: make-coffee \(manage --help lists them\)\n$/);
     failed(missing, /missing --owner-email/);
     failed(badRole, /--role must be one of 100, 200, 300, 400, 600/);
     failed(noRealm, /no realm with subdomain 'nowhere'/);

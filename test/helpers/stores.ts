@@ -56,6 +56,25 @@ export async function openTestStore(kind: StoreKind, options: TestStoreOptions =
     await migrateToLatest(store);
     return { store, url, cleanup: () => store.close() };
   }
+  const fresh = await freshPostgresStore();
+  await migrateToLatest(fresh.store);
+  return fresh;
+}
+
+/**
+ * A store nothing was ever written to (not even migrations): a SQLite file in `dir`, or a fresh
+ * PostgreSQL database. Backups restore into such stores, and older schemas are built in them.
+ */
+export async function openEmptyStore(kind: StoreKind, dir: string): Promise<TestStore> {
+  if (kind === "sqlite") {
+    const url = `sqlite:${dir}/empty-${counter++}.sqlite3`;
+    const store = openStore(url);
+    return { store, url, cleanup: () => store.close() };
+  }
+  return freshPostgresStore();
+}
+
+async function freshPostgresStore(): Promise<TestStore> {
   const base = urls.postgres as string;
   const database = `parley_test_${process.pid}_${Date.now()}_${counter++}`;
   await adminQuery(base, `CREATE DATABASE ${database}`);
@@ -63,7 +82,6 @@ export async function openTestStore(kind: StoreKind, options: TestStoreOptions =
   target.pathname = `/${database}`;
   const url = target.toString();
   const store = openStore(url);
-  await migrateToLatest(store);
   return {
     store,
     url,
