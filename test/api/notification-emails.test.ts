@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { deliverDueNotifications, LEASE_SECONDS } from "../../src/actions/notifications/deliver.js";
-import { readTx, transaction } from "../../src/store/db.js";
+import { transaction } from "../../src/store/db.js";
 import { claimDueBatch } from "../../src/store/pending-notifications.js";
 import { upsertPresence } from "../../src/store/presence.js";
 import { createMailRealm, mailsTo, readMails, type MailRealm } from "../helpers/invites.js";
@@ -148,7 +148,16 @@ for (const kind of STORE_KINDS) {
       await later(1);
       assert.equal(readMails(t).length, 1);
       assert.deepEqual(await pending(), []);
-      void readTx;
+    });
+
+    it("two processes sending at once send each email once", async () => {
+      for (const to of ["othello", "cordelia", "iago", "shiva"] as const) await sendDm(t, "hamlet", [to], `for ${to}`);
+      t.clock.seconds += PERIOD;
+      // Two workers over one store, as two server processes are (PostgreSQL runs both claims at once).
+      await Promise.all([deliverDueNotifications(t.deps, 100), deliverDueNotifications({ ...t.deps }, 100), deliverDueNotifications({ ...t.deps }, 100)]);
+      assert.equal(readMails(t).length, 4);
+      assert.deepEqual((await readMails(t)).map((m) => m.headers.to).sort(), ["othello", "cordelia", "iago", "shiva"].map((n) => t.users[n as "iago"].email).sort());
+      assert.deepEqual(await pending(), []);
     });
   });
 }

@@ -3,6 +3,7 @@
  * store, driven over loopback HTTP. For the crash and backup tests and the soak script.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { after, before } from "node:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -171,4 +172,38 @@ export async function openProcessStore(kind: StoreKind, prefix: string): Promise
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Polls `check` until it holds; fails after `deadlineMs` (a deadline for a hang, not a timing assertion). */
+export async function eventually(what: string, check: () => Promise<boolean> | boolean, deadlineMs = 30_000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`never happened: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A crash test's world: a process store with the owner and a member, a free port, and the server it may start. */
+export interface CrashWorld extends ProcessStore {
+  member: Account;
+  port: number;
+  server: ServerProcess | null;
+}
+
+/**
+ * For a describe block: the world made before its tests (a member besides the owner, a free
+ * port), and, after them, any server still running killed and the store removed.
+ */
+export function useCrashWorld(kind: StoreKind, prefix: string): CrashWorld {
+  const world = { server: null } as CrashWorld;
+  before(async () => {
+    Object.assign(world, await openProcessStore(kind, prefix));
+    world.member = await manageJson<Account>(world.env, ["create-user", "--realm", "", "--email", "member@crash.test", "--full-name", "Member", "--password", "pw-member-1"]);
+    world.port = await freePort();
+  });
+  after(async () => {
+    await world.server?.stop("SIGKILL");
+    await world.close();
+  });
+  return world;
 }
