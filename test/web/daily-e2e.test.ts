@@ -170,4 +170,54 @@ describe("the web client as a daily driver", { skip: chromiumPath ? false : "chr
     assert.equal(await bot.getByRole("combobox").count(), 0);
     await alice.screenshot({ path: join(SCREENSHOTS, "settings-bots.png") });
   });
+
+  it("quotes, links, moves and deletes messages from the message toolbar", async () => {
+    await alice.goto(`${realm.base}/#/narrow/channel/${engineering}-engineering/topic/lunch`);
+    const pizza = messageWith(alice, "Pizza on Friday?");
+    await pizza.hover();
+    await pizza.getByRole("button", { name: "Quote and reply" }).click();
+    await alice.waitForFunction(() => (document.getElementById("compose-content") as HTMLTextAreaElement).value.includes("```quote\nPizza on Friday?\n```"), undefined, { timeout: TIMEOUT });
+    await pizza.hover();
+    await pizza.getByRole("button", { name: "Copy link to message" }).click();
+    await pizza.getByRole("status").getByText(/Link copied|Could not copy/).waitFor({ timeout: TIMEOUT });
+    await alice.screenshot({ path: join(SCREENSHOTS, "message-actions.png") });
+    await alice.locator("#compose-content").fill("");
+
+    // Move the topic (a prompt asks for the new name), then delete a message (after a confirm).
+    alice.once("dialog", (dialog) => void dialog.accept("food"));
+    await pizza.hover();
+    await pizza.getByRole("button", { name: "Move topic" }).click();
+    await alice.goto(`${realm.base}/#/narrow/channel/${engineering}-engineering/topic/food`);
+    const moved = messageWith(alice, "Sent with Enter");
+    await moved.waitFor({ timeout: TIMEOUT });
+    alice.once("dialog", (dialog) => void dialog.accept());
+    await moved.hover();
+    await moved.getByRole("button", { name: "Delete message" }).click();
+    await moved.waitFor({ state: "detached", timeout: TIMEOUT });
+  });
+
+  it("marks a channel read from the sidebar and keeps muted topics out of the combined feed", async () => {
+    await alice.goto(`${realm.base}/#/narrow/channel/${engineering}-engineering/topic/food`);
+    await messageWith(alice, "Pizza on Friday?").waitFor({ timeout: TIMEOUT });
+    const muted = await realm.alice.call("POST", "/user_topics", { stream_id: engineering, topic: "deploys", visibility_policy: 1 });
+    assert.equal(muted.status, 200, JSON.stringify(muted.body));
+    await realm.bob.call("POST", "/messages", { type: "stream", to: engineering, topic: "deploys", content: "muted chatter" });
+    await realm.bob.call("POST", "/messages", { type: "stream", to: engineering, topic: "food", content: "Pasta instead?" });
+    await alice.getByRole("link", { name: "Combined feed" }).click();
+    await messageWith(alice, "Pasta instead?").waitFor({ timeout: TIMEOUT });
+    assert.equal(await messageWith(alice, "muted chatter").count(), 0);
+    assert.equal(await messageWith(alice, "filler line 3").count(), 0); // older messages of the muted topic too
+
+    // Unread messages in another channel: the sidebar offers to mark them read.
+    const ops = (await realm.alice.call("GET", "/get_stream_id", { stream: "ops" })).body.stream_id as number;
+    // (Sent while Alice reads another topic: on her screen they would be read at once.)
+    await alice.goto(`${realm.base}/#/narrow/channel/${ops}-ops/topic/nothing-here`);
+    await alice.getByText("No messages here yet.").waitFor({ timeout: TIMEOUT });
+    for (let i = 0; i < 3; i++) await realm.bob.call("POST", "/messages", { type: "stream", to: ops, topic: "pager", content: `page ${i}` });
+    const markRead = alice.getByRole("button", { name: "Mark #ops as read" });
+    await markRead.waitFor({ timeout: TIMEOUT });
+    await alice.screenshot({ path: join(SCREENSHOTS, "sidebar-mark-read.png") });
+    await markRead.click();
+    await markRead.waitFor({ state: "detached", timeout: TIMEOUT });
+  });
 });

@@ -18,7 +18,8 @@ export interface NarrowTerm {
 export function apiNarrow(narrow: Narrow): NarrowTerm[] {
   switch (narrow.kind) {
     case "all":
-      return [];
+      // Zulip's combined feed: muted channels and topics stay out (the server applies in:home).
+      return [{ operator: "in", operand: "home" }];
     case "channel":
       return [{ operator: "channel", operand: narrow.streamId }];
     case "topic":

@@ -12,7 +12,8 @@ import type { Message } from "../../../web/src/state/types";
 
 const ME = 1;
 const topicNarrow: Narrow = { kind: "topic", streamId: 5, topic: "Plans" };
-const ctx = (narrow: Narrow = topicNarrow, foundNewest = true): ListContext => ({ narrow, myId: ME, foundNewest, channelName: (id) => `channel ${id}` });
+const MUTED_CHANNEL = 9;
+const ctx = (narrow: Narrow = topicNarrow, foundNewest = true): ListContext => ({ narrow, myId: ME, foundNewest, channelName: (id) => `channel ${id}`, mutedInFeed: (m) => m.stream_id === MUTED_CHANNEL });
 
 function message(id: number, overrides: Partial<Message> = {}): Message {
   return { id, sender_id: 2, sender_email: "b@x.test", sender_full_name: "B", type: "stream", stream_id: 5, subject: "plans", display_recipient: "five", content: `<p>${id}</p>`, timestamp: id, reactions: [], flags: [], ...overrides };
@@ -29,6 +30,13 @@ describe("message list events", () => {
     assert.equal(applyEventToList(added, ev({ type: "message", message: message(2), flags: [] }), ctx()), added);
     assert.equal(applyEventToList(list, ev({ type: "message", message: message(3, { subject: "other" }), flags: [] }), ctx()), list);
     assert.equal(applyEventToList(list, ev({ type: "message", message: message(3), flags: [] }), ctx(topicNarrow, false)), list);
+  });
+
+  it("leaves messages of muted channels and topics out of the combined feed only", () => {
+    const muted = message(6, { stream_id: MUTED_CHANNEL });
+    assert.equal(applyEventToList([], ev({ type: "message", message: muted, flags: [] }), ctx({ kind: "all" })).length, 0);
+    assert.equal(applyEventToList([], ev({ type: "message", message: muted, flags: [] }), ctx({ kind: "channel", streamId: MUTED_CHANNEL })).length, 1);
+    assert.equal(applyEventToList([], ev({ type: "message", message: message(7), flags: [] }), ctx({ kind: "all" })).length, 1);
   });
 
   it("matches DMs by participants and mentions by flags", () => {

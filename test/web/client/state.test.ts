@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { applyEvent, expireTyping } from "../../../web/src/state/apply-event";
-import { conversationKey, stateFromRegister, type ClientState } from "../../../web/src/state/client-state";
+import { conversationKey, mutedInFeed, stateFromRegister, type ClientState } from "../../../web/src/state/client-state";
 import type { Message, RegisterResponse } from "../../../web/src/state/types";
 import { topicKey, unreadCounts } from "../../../web/src/state/unread";
 
@@ -124,5 +124,18 @@ describe("client state from register and events", () => {
     assert.equal(state.realm.realm_name, "Acme Inc");
     state = applyEvent(state, event({ type: "user_settings", op: "update", property: "enter_sends", value: true }));
     assert.equal(state.userSettings.enter_sends, true);
+  });
+
+  it("follows topic visibility, muting topics and channels out of the combined feed (in:home)", () => {
+    const lunch = { type: "stream", stream_id: 1, subject: "Lunch" };
+    let state = applyEvent(register(), event({ type: "user_topic", stream_id: 1, topic_name: "lunch", last_updated: 1, visibility_policy: 1 }));
+    assert.equal(mutedInFeed(state, lunch), true);
+    state = applyEvent(state, event({ type: "user_topic", stream_id: 1, topic_name: "lunch", last_updated: 2, visibility_policy: 0 }));
+    assert.equal(mutedInFeed(state, lunch), false);
+    state = applyEvent(state, event({ type: "subscription", op: "update", stream_id: 1, property: "is_muted", value: true }));
+    assert.equal(mutedInFeed(state, lunch), true);
+    state = applyEvent(state, event({ type: "user_topic", stream_id: 1, topic_name: "LUNCH", last_updated: 3, visibility_policy: 2 }));
+    assert.equal(mutedInFeed(state, lunch), false);
+    assert.equal(mutedInFeed(state, { type: "private", subject: "" }), false);
   });
 });

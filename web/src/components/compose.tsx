@@ -30,9 +30,11 @@ interface ComposeProps {
   onTargetChange: (target: ComposeTarget) => void;
   /** Changes when the reader asks to reply, so compose takes focus. */
   focusRequest: number;
+  /** Text to add to the draft (a quote), new each time its `seq` changes. */
+  insert?: { text: string; seq: number } | null;
 }
 
-export function Compose({ target, onTargetChange, focusRequest }: ComposeProps) {
+export function Compose({ target, onTargetChange, focusRequest, insert }: ComposeProps) {
   const session = useSession();
   const userSettings = useClientState((s) => s.userSettings);
   const myId = useClientState((s) => s.userId);
@@ -60,6 +62,9 @@ export function Compose({ target, onTargetChange, focusRequest }: ComposeProps) 
   useEffect(() => {
     if (focusRequest > 0) textarea.current?.focus();
   }, [focusRequest]);
+  useEffect(() => {
+    if (insert) setContent((c) => `${c}${c === "" || c.endsWith("\n") ? "" : "\n"}${insert.text}`);
+  }, [insert?.seq]);
 
   const conversation = target.kind === "stream" ? (target.streamId === null ? null : conversationKey({ streamId: target.streamId, topic: target.topic })) : target.userIds.length > 0 ? conversationKey({ dmKey: dmKey(target.userIds, myId) }) : null;
 

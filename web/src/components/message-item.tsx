@@ -9,6 +9,7 @@ import { useClientState, useSession } from "../session";
 import type { Message } from "../state/types";
 import { Avatar } from "./avatar";
 import { EditHistoryDialog } from "./edit-history-dialog";
+import { MessageActions } from "./message-actions";
 import { MessageEditor } from "./message-editor";
 import { EmojiPicker, Reactions, useToggleReaction } from "./reactions";
 import { RenderedContent } from "./rendered-content";
@@ -19,6 +20,8 @@ interface MessageItemProps {
   showSender: boolean;
   editing: boolean;
   onEdit: (id: number | null) => void;
+  /** Quote and reply: the Markdown to add to the compose box. */
+  onQuote: (markdown: string) => void;
 }
 
 function SenderAvatar({ message }: { message: Message }) {
@@ -26,7 +29,7 @@ function SenderAvatar({ message }: { message: Message }) {
   return <Avatar url={url} userId={message.sender_id} name={message.sender_full_name} />;
 }
 
-export function MessageItem({ message, showSender, editing, onEdit }: MessageItemProps) {
+export function MessageItem({ message, showSender, editing, onEdit, onQuote }: MessageItemProps) {
   const session = useSession();
   const myId = useClientState((s) => s.userId);
   const [picking, setPicking] = useState(false);
@@ -84,6 +87,7 @@ export function MessageItem({ message, showSender, editing, onEdit }: MessageIte
             ✎
           </button>
         )}
+        <MessageActions message={message} onQuote={onQuote} />
         {picking && (
           <EmojiPicker
             onClose={() => setPicking(false)}

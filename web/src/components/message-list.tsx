@@ -48,7 +48,8 @@ interface MessageListProps {
   narrow: Narrow;
   narrowKey: string;
   title: string;
-  onReply: (message: Message) => void;
+  /** Reply to a message (with a quote of it, for quote and reply). */
+  onReply: (message: Message, quote?: string) => void;
 }
 
 export function MessageList({ narrow, narrowKey, title, onReply }: MessageListProps) {
@@ -135,7 +136,7 @@ export function MessageList({ narrow, narrowKey, title, onReply }: MessageListPr
           </div>
         )}
         {(newRecipient || newDay) && <RecipientBar message={message} />}
-        <MessageItem message={message} showSender={!sameRun} editing={editing === message.id} onEdit={setEditing} />
+        <MessageItem message={message} showSender={!sameRun} editing={editing === message.id} onEdit={setEditing} onQuote={(quote) => onReply(message, quote)} />
       </div>
     );
   });
@@ -147,7 +148,11 @@ export function MessageList({ narrow, narrowKey, title, onReply }: MessageListPr
       {rows}
       {list.loading === "newer" && <p class="list-edge">Loading newer messages…</p>}
       {list.loading === "initial" && <p class="list-edge">Loading…</p>}
-      {list.loading === null && list.messages.length === 0 && !list.error && <p class="empty-narrow">No messages here yet.</p>}
+      {list.loading === null && list.messages.length === 0 && !list.error && (narrow.kind === "all" ? (
+        <p class="empty-narrow welcome">Welcome! Your feed is empty for now: open a channel in the sidebar to read its history, create one, or send someone a direct message.</p>
+      ) : (
+        <p class="empty-narrow">No messages here yet.</p>
+      ))}
       {list.error && (
         <p class="form-error" role="alert">
           {list.error}

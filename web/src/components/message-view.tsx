@@ -17,15 +17,17 @@ export function MessageView({ narrow }: { narrow: Narrow }) {
   const narrowKey = narrowHref(narrow);
   const [target, setTarget] = useState<ComposeTarget>(() => composeTargetFor(narrow, myId));
   const [focusRequest, setFocusRequest] = useState(0);
+  const [insert, setInsert] = useState<{ text: string; seq: number } | null>(null);
 
   useEffect(() => {
     setTarget(composeTargetFor(narrow, myId));
     document.title = `${title} · Parley`;
   }, [narrowKey]);
 
-  function reply(message: Message) {
+  function reply(message: Message, quote?: string) {
     setTarget(composeTargetFor(narrowOfMessage(message, myId), myId));
     setFocusRequest((n) => n + 1);
+    if (quote) setInsert((previous) => ({ text: quote, seq: (previous?.seq ?? 0) + 1 }));
   }
 
   return (
@@ -35,7 +37,7 @@ export function MessageView({ narrow }: { narrow: Narrow }) {
         {description && <p class="narrow-description">{description}</p>}
       </header>
       <MessageList key={narrowKey} narrow={narrow} narrowKey={narrowKey} title={title} onReply={reply} />
-      <Compose target={target} onTargetChange={setTarget} focusRequest={focusRequest} />
+      <Compose target={target} onTargetChange={setTarget} focusRequest={focusRequest} insert={insert} />
     </div>
   );
 }

@@ -4,7 +4,7 @@
  */
 import { useState } from "preact/hooks";
 import { narrowHref, type Narrow } from "../router";
-import { useClientState } from "../session";
+import { useClientState, useSession } from "../session";
 import type { ClientState } from "../state/client-state";
 import { useChannelTopics } from "../state/topics";
 import type { Subscription } from "../state/types";
@@ -72,6 +72,7 @@ function TopicList({ channel, narrow }: { channel: Subscription; narrow: Narrow 
 export function SidebarChannels({ narrow }: { narrow: Narrow }) {
   const groups = useClientState(groupChannels);
   const counts = useClientState((s) => unreadCounts(s.unread));
+  const session = useSession();
   const activeStream = narrow.kind === "channel" || narrow.kind === "topic" ? narrow.streamId : null;
   if (groups.length === 0) return <p class="sidebar-note">You are not subscribed to any channels.</p>;
   return (
@@ -97,6 +98,11 @@ export function SidebarChannels({ narrow }: { narrow: Narrow }) {
                     <span class="label">{channel.name}</span>
                     <UnreadBadge count={counts.byStream.get(channel.stream_id) ?? 0} />
                   </a>
+                  {active && (counts.byStream.get(channel.stream_id) ?? 0) > 0 && (
+                    <button type="button" class="link-button mark-read" onClick={() => void session.api.post("/mark_stream_as_read", { stream_id: channel.stream_id }).catch(() => undefined)}>
+                      Mark #{channel.name} as read
+                    </button>
+                  )}
                   {active && <TopicList channel={channel} narrow={narrow} />}
                 </li>
               );

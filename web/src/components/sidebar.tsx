@@ -5,7 +5,7 @@
  */
 import { useRef, useState } from "preact/hooks";
 import { narrowHref, type Narrow } from "../router";
-import { useClientState } from "../session";
+import { useClientState, useSession } from "../session";
 import { unreadCounts } from "../state/unread";
 import { dmTitle } from "../narrow";
 import { moveFocusWithArrows } from "./keyboard";
@@ -51,6 +51,7 @@ function DirectMessages({ narrow }: { narrow: Narrow }) {
 }
 
 export function Sidebar({ narrow }: { narrow: Narrow }) {
+  const session = useSession();
   const nav = useRef<HTMLElement>(null);
   const counts = useClientState((s) => unreadCounts(s.unread));
   const starred = useClientState((s) => s.starred.size);
@@ -75,6 +76,11 @@ export function Sidebar({ narrow }: { narrow: Narrow }) {
           );
         })}
       </ul>
+      {counts.total > 0 && (
+        <button type="button" class="link-button mark-read" onClick={() => void session.api.post("/mark_all_as_read").catch(() => undefined)}>
+          Mark all messages as read
+        </button>
+      )}
       <SidebarChannels narrow={narrow} />
       <button type="button" class="link-button add-channel" onClick={() => setCreating(true)}>
         + Create a channel

@@ -149,6 +149,14 @@ function onUserStatus(state: ClientState, event: ServerEvent): ClientState {
   return { ...state, register: { ...state.register, user_status: merged } };
 }
 
+/** A topic's visibility policy changed (zulip-openapi.yaml, user_topic event); 0 removes it. */
+function onUserTopic(state: ClientState, event: ServerEvent): ClientState {
+  const same = (t: Row) => t.stream_id === event.stream_id && String(t.topic_name).toLowerCase() === String(event.topic_name).toLowerCase();
+  const others = ((state.register.user_topics ?? []) as Row[]).filter((t) => !same(t));
+  const { id: _id, type: _type, ...entry } = event;
+  return { ...state, register: { ...state.register, user_topics: event.visibility_policy === 0 ? others : [...others, entry] } };
+}
+
 export function applyOrgEvent(state: ClientState, event: ServerEvent): ClientState {
   switch (event.type) {
     case "realm_user":
@@ -169,6 +177,8 @@ export function applyOrgEvent(state: ClientState, event: ServerEvent): ClientSta
       return { ...state, realmEmoji: event.realm_emoji as ClientState["realmEmoji"] };
     case "user_status":
       return onUserStatus(state, event);
+    case "user_topic":
+      return onUserTopic(state, event);
     case "realm_user_settings_defaults": {
       const defaults = { ...((state.register.realm_user_settings_defaults ?? {}) as Row), [String(event.property)]: event.value };
       return { ...state, register: { ...state.register, realm_user_settings_defaults: defaults } };

@@ -106,3 +106,22 @@ const SYSTEM_BOT_EMAILS = new Set(["notification-bot@zulip.com"]);
 export function isSystemBot(user: User): boolean {
   return user.is_system_bot === true || (user.is_bot && (SYSTEM_BOT_EMAILS.has(user.email.toLowerCase()) || SYSTEM_BOT_EMAILS.has((user.delivery_email ?? "").toLowerCase())));
 }
+
+/** Zulip's topic visibility policies (zulip-openapi.yaml, user_topic). */
+const MUTED = 1;
+const UNMUTED = 2;
+const FOLLOWED = 3;
+
+/**
+ * Whether the combined feed leaves a message out, as the server's `in:home` does: a muted topic,
+ * or a muted channel unless the topic is unmuted or followed.
+ */
+export function mutedInFeed(state: ClientState, message: { type: string; stream_id?: number; subject: string }): boolean {
+  if (message.type !== "stream" || message.stream_id === undefined) return false;
+  const topic = message.subject.toLowerCase();
+  const entry = ((state.register.user_topics ?? []) as Array<{ stream_id: number; topic_name: string; visibility_policy: number }>).find(
+    (t) => t.stream_id === message.stream_id && t.topic_name.toLowerCase() === topic,
+  );
+  if (entry?.visibility_policy === MUTED) return true;
+  return state.subscriptions.get(message.stream_id)?.is_muted === true && entry?.visibility_policy !== UNMUTED && entry?.visibility_policy !== FOLLOWED;
+}

@@ -13,6 +13,8 @@ export interface ListContext {
   /** Whether the list reaches the newest message (only then do new messages belong at its end). */
   foundNewest: boolean;
   channelName: (streamId: number) => string;
+  /** Whether the combined feed leaves this message out (muted channel or topic). */
+  mutedInFeed: (message: Message) => boolean;
 }
 
 function patch(messages: Message[], ids: ReadonlySet<number>, change: (m: Message) => Message): Message[] {
@@ -84,6 +86,7 @@ export function applyEventToList(messages: Message[], event: ServerEvent, ctx: L
       const message = { ...(event.message as Message), flags: (event.flags as string[] | undefined) ?? [] };
       if (!ctx.foundNewest || messages.some((m) => m.id === message.id)) return messages;
       if (!messageMatchesNarrow(message, ctx.narrow, ctx.myId)) return messages;
+      if (ctx.narrow.kind === "all" && ctx.mutedInFeed(message)) return messages;
       return [...messages, message];
     }
     case "update_message":

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { apiNarrow, channelName } from "../narrow";
 import type { Narrow } from "../router";
 import { useClientState, useServerEvents, useSession } from "../session";
+import { mutedInFeed } from "./client-state";
 import { applyEventToList } from "./message-list-events";
 import type { Message } from "./types";
 
@@ -104,7 +105,7 @@ export function useMessageList(narrow: Narrow, narrowKey: string) {
     (events) => {
       const state = session.current;
       setList((s) => {
-        const ctx = { narrow, myId: state.userId, foundNewest: s.foundNewest, channelName: (id: number) => channelName(state, id) };
+        const ctx = { narrow, myId: state.userId, foundNewest: s.foundNewest, channelName: (id: number) => channelName(state, id), mutedInFeed: (m: Message) => mutedInFeed(state, m) };
         const messages = events.reduce((list, event) => applyEventToList(list, event, ctx), s.messages);
         return messages === s.messages ? s : { ...s, messages };
       });
