@@ -6,7 +6,7 @@
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { fetchInitialState } from "../events/state/index.js";
-import type { EventQueue, QueuedEvent } from "../events/queue.js";
+import type { EventQueue, QueueEntry } from "../events/queue.js";
 import { QUEUE_IDLE_TIMEOUT_SECONDS } from "../events/registry.js";
 import { readTx } from "../store/db.js";
 import type { RealmRow, UserRow } from "../store/types.js";
@@ -90,15 +90,15 @@ export async function doGetEvents(
   lastEventId: number | undefined,
   dontBlock: boolean,
   onClientGone: (cancel: () => void) => void,
-): Promise<QueuedEvent[]> {
+): Promise<readonly QueueEntry[]> {
   queue.lastAccess = deps.clock.now();
   if (lastEventId !== undefined) queue.prune(lastEventId);
-  const pending = queue.pending();
+  const pending = queue.pendingEntries();
   if (pending.length > 0 || dontBlock) return pending;
   const { promise, cancel } = queue.wait();
   const timer = setTimeout(() => queue.push({ type: "heartbeat" }), deps.config.eventHeartbeatSeconds * 1000);
   onClientGone(cancel);
-  let events: QueuedEvent[];
+  let events: readonly QueueEntry[];
   try {
     events = await promise;
   } finally {

@@ -7,6 +7,7 @@ import { includeSubscribersParam } from "./channel-params.js";
 import * as v from "../lib/validate.js";
 import { parseClientCapabilities } from "../events/capabilities.js";
 import { MAX_QUEUE_IDLE_TIMEOUT_SECONDS, MOBILE_QUEUE_IDLE_TIMEOUT_SECONDS } from "../events/registry.js";
+import { eventsJson } from "../events/queue.js";
 
 const narrowTerm = v.oneOf<{ operator: string; operand: string | number | number[] }>(
   (value, name) => {
@@ -83,7 +84,8 @@ export const getEvents = endpoint({
     const events = await doGetEvents(ctx.deps, queue, params.last_event_id, params.dont_block, (cancel) =>
       ctx.reply.raw.once("close", cancel),
     );
-    return { events, queue_id: queue.id };
+    // Serialised once per shared event, not once per poll (events/queue.ts).
+    return { events: eventsJson(events), queue_id: queue.id };
   },
 });
 

@@ -1,7 +1,14 @@
 /**
  * One client's event queue (Zulip's ClientDescriptor): sequential ids, pruning by the client's
  * acknowledged `last_event_id`, per-queue filtering and shaping, and at most one parked long-poll.
+ *
+ * A message to a channel of 1,000 pollers used to cost 1,000 copies of its event and 1,000
+ * serialisations, all before the sender's own answer (issue 21, item 4). Now queues whose clients
+ * get the same shape share one shaped event (`deliver`'s `shapes`), each shared event is
+ * serialised once (`eventsJson`), and parked polls are woken after the current turn of the event
+ * loop (`scheduleWake`), so the sender's answer goes out first.
  */
+import { JsonText } from "../lib/json-text.js";
 import type { ChatEvent } from "./bus.js";
 import { withTopicDisplayNames } from "./topic-names.js";
 
@@ -25,9 +32,58 @@ export interface QueueOptions {
 
 export type QueuedEvent = ChatEvent & { id: number };
 
-interface Waiter {
-  resolve(events: QueuedEvent[]): void;
+/** An event as a queue holds it: the (possibly shared, never changed) shaped event and its id in this queue. */
+export interface QueueEntry {
+  readonly id: number;
+  readonly event: ChatEvent;
 }
+
+interface Waiter {
+  resolve(entries: readonly QueueEntry[]): void;
+}
+
+/** Shaped events of one delivery by shape key, shared by the queues whose clients get that shape. */
+export type SharedShapes = Map<string, ChatEvent>;
+
+/** Queues with a parked poll and new events, woken together once the current turn is done. */
+const toWake = new Set<EventQueue>();
+let wakeScheduled = false;
+
+function scheduleWake(queue: EventQueue): void {
+  toWake.add(queue);
+  if (wakeScheduled) return;
+  wakeScheduled = true;
+  // setImmediate, not a microtask: the publisher's own continuation (the sender's HTTP answer)
+  // runs in microtasks and must not wait for every poll's answer to be written.
+  setImmediate(() => {
+    wakeScheduled = false;
+    const queues = [...toWake];
+    toWake.clear();
+    for (const q of queues) q.wakeNow();
+  });
+}
+
+/** The JSON text of each shared shaped event, made once whichever queue answers first. */
+const jsonOfEvent = new WeakMap<ChatEvent, string>();
+
+function entryJson(entry: QueueEntry): string {
+  const { event, id } = entry;
+  if (Object.hasOwn(event, "id")) return JSON.stringify({ ...event, id });
+  let text = jsonOfEvent.get(event);
+  if (text === undefined) {
+    text = JSON.stringify(event);
+    jsonOfEvent.set(event, text);
+  }
+  // `{...event, id}` as text: the event's members, then the queue's id.
+  return text === "{}" ? `{"id":${id}}` : `${text.slice(0, -1)},"id":${id}}`;
+}
+
+/** The `events` array of a poll's answer as JSON text (the same JSON as the QueuedEvent objects). */
+export function eventsJson(entries: readonly QueueEntry[]): JsonText {
+  return new JsonText(`[${entries.map(entryJson).join(",")}]`);
+}
+
+const asQueuedEvent = (entry: QueueEntry): QueuedEvent => ({ ...entry.event, id: entry.id }) as QueuedEvent;
 
 /**
  * Fields the publishers attach for queues to use; never sent to clients. `only_with` and
@@ -44,7 +100,7 @@ export class EventQueue {
   readonly userId: number;
   readonly realmId: number;
   private readonly opts: QueueOptions;
-  private events: QueuedEvent[] = [];
+  private entries: QueueEntry[] = [];
   private nextId = 0;
   private waiter: Waiter | null = null;
   /** Seconds timestamp of the last poll or registration (idle GC). */
@@ -132,14 +188,41 @@ export class EventQueue {
     return this.opts.idleTimeoutSeconds;
   }
 
-  push(event: ChatEvent): void {
+  /**
+   * What `shape` depends on for this event, or null when the result is this queue's own (the
+   * sender's queue gets its local_message_id back). Queues with equal keys get equal shapes.
+   */
+  private shapeKey(event: ChatEvent): string | null {
+    if (event.type === "message" && event.sender_queue_id === this.id && event.local_message_id !== undefined) return null;
+    const caps = this.opts.capabilities;
+    const topics = caps.empty_topic_name ? "e" : "d";
+    if (event.type === "message") return `m${topics}${this.opts.applyMarkdown ? 1 : 0}`;
+    if (event.type === "presence") return `p${topics}${caps.simplified_presence_events ? 1 : 0}`;
+    return topics;
+  }
+
+  /**
+   * Queues the event if this queue wants it. `shapes` (one map per delivery) lets queues whose
+   * clients get the same shape share one shaped event instead of one copy each.
+   */
+  push(event: ChatEvent, shapes?: SharedShapes): void {
     if (!this.wants(event)) return;
-    for (const shaped of this.perClient(this.shape(event))) this.events.push({ ...shaped, id: this.nextId++ } as QueuedEvent);
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = null;
-      w.resolve(this.events.slice());
+    const key = shapes ? this.shapeKey(event) : null;
+    let shaped = key === null ? undefined : shapes?.get(key);
+    if (!shaped) {
+      shaped = this.shape(event);
+      if (key !== null) shapes?.set(key, shaped);
     }
+    for (const one of this.perClient(shaped)) this.entries.push({ id: this.nextId++, event: one });
+    if (this.waiter) scheduleWake(this);
+  }
+
+  /** Answers the parked poll, if it is still there, with the events waiting (scheduleWake). */
+  wakeNow(): void {
+    if (!this.waiter || this.entries.length === 0) return;
+    const w = this.waiter;
+    this.waiter = null;
+    w.resolve(this.entries.slice());
   }
 
   /**
@@ -154,21 +237,26 @@ export class EventQueue {
 
   /** Drops events the client acknowledged (ids ≤ lastEventId). */
   prune(lastEventId: number): void {
-    if (this.events.length && this.events[0].id <= lastEventId) {
-      this.events = this.events.filter((e) => e.id > lastEventId);
+    if (this.entries.length && this.entries[0].id <= lastEventId) {
+      this.entries = this.entries.filter((e) => e.id > lastEventId);
     }
   }
 
-  /** Events waiting to be collected. */
-  pending(): QueuedEvent[] {
-    return this.events.slice();
+  /** Events waiting to be collected, as entries (eventsJson serialises them). */
+  pendingEntries(): QueueEntry[] {
+    return this.entries.slice();
   }
 
-  /** Parks a long-poll; the returned promise resolves with events, or [] when cancelled. */
-  wait(): { promise: Promise<QueuedEvent[]>; cancel(): void } {
+  /** Events waiting to be collected, as the objects a client receives. */
+  pending(): QueuedEvent[] {
+    return this.entries.map(asQueuedEvent);
+  }
+
+  /** Parks a long-poll; the returned promise resolves with the waiting entries, or [] when cancelled. */
+  wait(): { promise: Promise<readonly QueueEntry[]>; cancel(): void } {
     if (this.waiter) this.waiter.resolve([]);
-    let resolveFn!: (events: QueuedEvent[]) => void;
-    const promise = new Promise<QueuedEvent[]>((resolve) => (resolveFn = resolve));
+    let resolveFn!: (entries: readonly QueueEntry[]) => void;
+    const promise = new Promise<readonly QueueEntry[]>((resolve) => (resolveFn = resolve));
     const waiter: Waiter = { resolve: resolveFn };
     this.waiter = waiter;
     return {
@@ -199,13 +287,13 @@ export class EventQueue {
 
   /** A serialisable snapshot for saving queues across a graceful restart. */
   toJSON(): Record<string, unknown> {
-    return { opts: { ...this.opts, eventTypes: this.opts.eventTypes ? [...this.opts.eventTypes] : null }, events: this.events, nextId: this.nextId, lastAccess: this.lastAccess };
+    return { opts: { ...this.opts, eventTypes: this.opts.eventTypes ? [...this.opts.eventTypes] : null }, events: this.pending(), nextId: this.nextId, lastAccess: this.lastAccess };
   }
 
   static fromJSON(data: Record<string, unknown>): EventQueue {
     const saved = data.opts as QueueOptions & { eventTypes: string[] | null };
     const q = new EventQueue({ ...saved, eventTypes: saved.eventTypes ? new Set(saved.eventTypes) : null });
-    q.events = data.events as QueuedEvent[];
+    q.entries = (data.events as QueuedEvent[]).map(({ id, ...event }) => ({ id, event: event as ChatEvent }));
     q.nextId = data.nextId as number;
     q.lastAccess = data.lastAccess as number;
     return q;

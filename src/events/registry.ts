@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync, renameSync, mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ChatEvent } from "./bus.js";
-import { EventQueue, type QueueOptions } from "./queue.js";
+import { EventQueue, type QueueOptions, type SharedShapes } from "./queue.js";
 
 export const QUEUE_IDLE_TIMEOUT_SECONDS = 600;
 /** register's idle_queue_timeout (FL 481): "mobile" asks for 12 hours; no request exceeds 7 days (Zulip's limits). */
@@ -76,10 +76,12 @@ export class QueueRegistry {
   }
 
   deliver(event: ChatEvent, userIds: readonly number[]): void {
+    // Queues whose clients get the same shape share one shaped event (queue.ts).
+    const shapes: SharedShapes = new Map();
     for (const userId of userIds) {
       const set = this.byUser.get(userId);
       if (!set) continue;
-      for (const queue of set) queue.push(event);
+      for (const queue of set) queue.push(event, shapes);
     }
   }
 

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { eventsJson } from "../../src/events/queue.js";
 import { QueueRegistry } from "../../src/events/registry.js";
 
 const baseOpts = { realmId: 1, eventTypes: null, applyMarkdown: true, clientGravatar: false, allPublicStreams: false, capabilities: {}, narrow: null, now: 1000 };
@@ -26,7 +27,7 @@ describe("QueueRegistry", () => {
     const q = r.create({ ...baseOpts, userId: 1 });
     const w = q.wait();
     r.deliver({ type: "z" }, [1]);
-    assert.equal((await w.promise)[0].type, "z");
+    assert.equal((await w.promise)[0].event.type, "z");
     const w2 = q.wait();
     r.releaseWaiters();
     assert.deepEqual(await w2.promise, []);
@@ -63,5 +64,44 @@ describe("QueueRegistry", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("answers parked polls after the publisher's own continuation, not inside the publish", async () => {
+    const r = new QueueRegistry();
+    const q = r.create({ ...baseOpts, userId: 1 });
+    const w = q.wait();
+    const order: string[] = [];
+    void w.promise.then(() => order.push("poll answered"));
+    r.deliver({ type: "z" }, [1]);
+    // What the publisher does next (its HTTP answer), in microtasks, comes first.
+    await Promise.resolve();
+    order.push("publisher continued");
+    await w.promise;
+    assert.deepEqual(order, ["publisher continued", "poll answered"]);
+  });
+
+  it("gives queues of the same shape one shared event, and each its own id", () => {
+    const r = new QueueRegistry();
+    const a = r.create({ ...baseOpts, userId: 1 });
+    const b = r.create({ ...baseOpts, userId: 2 });
+    const raw = r.create({ ...baseOpts, userId: 3, applyMarkdown: false });
+    a.push({ type: "other" });
+    const message = { type: "message", message: { id: 9, content: "<p>hi</p>", subject: "t" }, raw_content: "hi", flags: [] };
+    r.deliver(message, [1, 2, 3]);
+    const [ea, eb, er] = [a, b, raw].map((q) => q.pendingEntries().at(-1)!);
+    assert.equal(ea.event, eb.event, "one shaped event for both");
+    assert.notEqual(ea.event, er.event);
+    assert.deepEqual([ea.id, eb.id, er.id], [1, 0, 0]);
+    assert.equal((er.event.message as { content: string }).content, "hi");
+    assert.equal("raw_content" in ea.event, false);
+  });
+
+  it("serialises entries as the same JSON as the events a client receives", () => {
+    const r = new QueueRegistry();
+    const q = r.create({ ...baseOpts, userId: 1 });
+    r.deliver({ type: "message", message: { id: 9, content: "<p>é \u2028</p>", subject: "" }, flags: ["read"] }, [1]);
+    r.deliver({ type: "typing", op: "start" }, [1]);
+    assert.deepEqual(JSON.parse(eventsJson(q.pendingEntries()).text), q.pending());
+    assert.deepEqual(JSON.parse(eventsJson([]).text), []);
   });
 });

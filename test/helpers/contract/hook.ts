@@ -155,10 +155,13 @@ export function installContractHooks(opts: { inHeader?: boolean } = {}): void {
   stats.installed = true;
   channel("fastify.initialization").subscribe((message) => instrument((message as { fastify: FastifyInstance }).fastify));
   const push = EventQueue.prototype.push;
-  EventQueue.prototype.push = function (this: EventQueue, event) {
+  EventQueue.prototype.push = function (this: EventQueue, event, shapes) {
     const before = this.lastEventId;
-    push.call(this, event);
-    if (this.lastEventId !== before) checkQueuedEvent((this as unknown as { events: QueuedEvent[] }).events.at(-1)!);
+    push.call(this, event, shapes);
+    if (this.lastEventId !== before) {
+      const last = this.pendingEntries().at(-1)!;
+      checkQueuedEvent({ ...last.event, id: last.id } as QueuedEvent);
+    }
   };
   reportAtExit();
 }
