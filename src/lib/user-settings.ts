@@ -74,7 +74,7 @@ export type UserSettings = Record<string, boolean | number | string>;
 const TRUE_BY_DEFAULT = new Set([
   "starred_message_counts", "receives_typing_notifications", "web_suggest_update_timezone",
   "enable_drafts_synchronization", "display_emoji_reaction_users", "web_escape_navigates_to_home_view",
-  "web_inbox_show_channel_folders", "enable_stream_push_notifications", "enable_desktop_notifications",
+  "web_inbox_show_channel_folders", "enable_desktop_notifications",
   "enable_sounds", "enable_followed_topic_desktop_notifications", "enable_followed_topic_email_notifications",
   "enable_followed_topic_push_notifications", "enable_followed_topic_audible_notifications",
   "enable_offline_email_notifications", "enable_offline_push_notifications", "enable_online_push_notifications",

@@ -26,14 +26,15 @@ for (const kind of STORE_KINDS) {
     it("changes notification settings as the Python bindings' update_notification_settings sends them", async () => {
       t.published.length = 0;
       // client.update_notification_settings({...}): PATCH settings/notifications, booleans as JSON text.
-      const res = await t.as("hamlet").patch("/settings/notifications", { enable_stream_push_notifications: false, enable_offline_push_notifications: false });
+      // Channel pushes are off by default, as in Zulip (UserBaseSettings): turning them on is a change.
+      const res = await t.as("hamlet").patch("/settings/notifications", { enable_stream_push_notifications: true, enable_offline_push_notifications: false });
       assert.deepEqual(res.body, { result: "success", msg: "" });
       const s = await settings();
-      assert.equal(s.enable_stream_push_notifications, false);
+      assert.equal(s.enable_stream_push_notifications, true);
       assert.equal(s.enable_offline_push_notifications, false);
       assert.deepEqual(eventsOf(t, "user_settings", "update").map((e) => [e.event.property, e.event.value]).sort(), [
         ["enable_offline_push_notifications", false],
-        ["enable_stream_push_notifications", false],
+        ["enable_stream_push_notifications", true],
       ]);
     });
 
