@@ -42,6 +42,7 @@ import { uploadEndpoints } from "./uploads.js";
 import { userGroupEndpoints } from "./user-groups.js";
 import { userStatusEndpoints } from "./user-status.js";
 import { userEndpoints } from "./users.js";
+import { videoCallEndpoints } from "./video-calls.js";
 
 export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...serverEndpoints,
@@ -77,6 +78,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...inviteEndpoints,
   ...realmEmojiEndpoints,
   ...realmIntegrationEndpoints,
+  ...videoCallEndpoints,
   ...draftEndpoints,
   ...savedSnippetEndpoints,
   ...navigationViewEndpoints,
