@@ -53,6 +53,8 @@ export interface Config {
   eventHeartbeatSeconds: number;
   /** Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS: how long a POST to an outgoing-webhook bot may take (env of that name). */
   outgoingWebhookTimeoutSeconds: number;
+  /** Zulip's BIG_BLUE_BUTTON_URL and BIG_BLUE_BUTTON_SECRET (env of those names): the BigBlueButton server calls are made on; null: not offered. */
+  bigBlueButton: { url: string; secret: string } | null;
   /** Base URL of the mobile push relay (env `PUSH_BOUNCER_URL`); null: no push service (spec 4.21). */
   pushBouncerUrl: string | null;
   /** This server's registration with the push relay (env `PUSH_BOUNCER_SERVER_ID`, `PUSH_BOUNCER_API_KEY`; Zulip's zulip_org_id / zulip_org_key), sent as HTTP Basic credentials; null: none sent. */
@@ -157,6 +159,16 @@ function intFromEnv(name: string, value: string | undefined, fallback: number): 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new ConfigError(name, `must be a non-negative integer, got ${JSON.stringify(value)}`);
   return n;
+}
+
+/** BigBlueButton needs both its API URL (ending in /, as Zulip's setting) and its shared secret. */
+function parseBigBlueButton(env: NodeJS.ProcessEnv): { url: string; secret: string } | null {
+  const url = env.BIG_BLUE_BUTTON_URL ?? "";
+  const secret = env.BIG_BLUE_BUTTON_SECRET ?? "";
+  if (url === "" && secret === "") return null;
+  if (url === "" || secret === "") throw new ConfigError("BIG_BLUE_BUTTON_URL", "BIG_BLUE_BUTTON_URL and BIG_BLUE_BUTTON_SECRET must be set together (or neither)");
+  if (!/^https?:\/\//.test(url)) throw new ConfigError("BIG_BLUE_BUTTON_URL", `must be an http(s) URL, got ${JSON.stringify(url)}`);
+  return { url: url.endsWith("/") ? url : `${url}/`, secret };
 }
 
 const DEFAULT_PORT = 9991;
@@ -267,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     varDir: resolve(env.PARLEY_VAR_DIR || "var"),
     logLevel: env.LOG_LEVEL || "info",
     eventHeartbeatSeconds: intFromEnv("EVENT_HEARTBEAT_SECONDS", env.EVENT_HEARTBEAT_SECONDS, 50),
+    bigBlueButton: parseBigBlueButton(env),
     outgoingWebhookTimeoutSeconds: Math.max(1, intFromEnv("OUTGOING_WEBHOOK_TIMEOUT_SECONDS", env.OUTGOING_WEBHOOK_TIMEOUT_SECONDS, 10)),
     webPublicStreamsEnabled: (env.WEB_PUBLIC_STREAMS_ENABLED || "true").toLowerCase() !== "false",
     pushBouncerUrl: env.PUSH_BOUNCER_URL ? env.PUSH_BOUNCER_URL.replace(/\/+$/, "") : null,

@@ -43,6 +43,7 @@ import { uploadEndpoints } from "./uploads.js";
 import { userGroupEndpoints } from "./user-groups.js";
 import { userStatusEndpoints } from "./user-status.js";
 import { userEndpoints } from "./users.js";
+import { videoCallEndpoints } from "./video-calls.js";
 
 export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...serverEndpoints,
@@ -79,6 +80,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...realmEmojiEndpoints,
   ...realmIntegrationEndpoints,
   ...realmExportEndpoints,
+  ...videoCallEndpoints,
   ...draftEndpoints,
   ...savedSnippetEndpoints,
   ...navigationViewEndpoints,

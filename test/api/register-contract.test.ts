@@ -24,6 +24,7 @@ const NEWER_KEYS: Record<string, string[]> = {
     "max_bulk_new_subscription_messages", // subscribe's bulk notification limit (Zulip 11.x)
     "server_report_message_types", // message reports (Zulip 11.x), read by the mobile app
     "realm_can_set_delete_message_policy_group", // FL 407
+    "realm_welcome_message_custom_text", // FL 416
     "max_reminder_note_length", // reminder notes (FL 415)
     "realm_owner_full_content_access", // owners' access to private content, full exports without consent (FL 438)
   ],

@@ -70,7 +70,6 @@ export const DELIBERATELY_ABSENT: Readonly<Record<string, string>> = {
  * is merged; at the end of issue 17 this list is empty.
  */
 export const NOT_YET_BUILT: Readonly<Record<string, string>> = {
-  "create-big-blue-button-video-call": "issue-17 helper (video calls)",
   "create-constructor-groups-video-call": "issue-17 helper (video calls)",
   "create-nextcloud-talk-video-call": "issue-17 helper (video calls)",
   "create-webex-video-call": "issue-17 helper (video calls)",

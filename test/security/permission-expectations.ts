@@ -65,6 +65,7 @@ const NON_GUESTS = authenticated({ guest: NO_GUESTS, member: OK, moderator: OK, 
 const BOTS = authenticated({ guest: NOT_A_BOT, member: NOT_A_BOT, moderator: NOT_A_BOT, admin: NOT_A_BOT, owner: NOT_A_BOT, bot: OK });
 /** The router's `admin` gate (require_realm_admin; spec §5.4 for the ones the spec shows). */
 const ADMINS = adminsOnly(NOT_ADMIN);
+const NO_BBB = refusal(400, "BAD_REQUEST", "BigBlueButton is not configured.");
 /** The router's `owner` gate (require_realm_owner). */
 const NOT_OWNER = refusal(400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner");
 const OWNERS = authenticated({ guest: NOT_OWNER, member: NOT_OWNER, moderator: NOT_OWNER, admin: NOT_OWNER, owner: OK, bot: NOT_OWNER });
@@ -268,6 +269,10 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "DELETE /realm/domains/:domain": OWNERS,
   "POST /bots/:bot_id/api_key/regenerate": memberGate(INSUFFICIENT),
   "POST /realm/test_welcome_bot_custom_message": ADMINS,
+  // Open to every account; the matrix's server has no BigBlueButton, so everyone gets Zulip's refusal.
+  "GET /calls/bigbluebutton/create": authenticated({
+    guest: NO_BBB, member: NO_BBB, moderator: NO_BBB, admin: NO_BBB, owner: NO_BBB, bot: NO_BBB,
+  }),
 
   // Muting, navigation views and a user's channels are open to every account (zerver/views/
   // muted_users.py, navigation_views.py: no role checks); typing an edit needs only to be the

@@ -11,7 +11,7 @@ import type { Tx } from "../../store/db.js";
 import { getGroupSettingValues, getGroupsByIds } from "../../store/groups.js";
 import { realmIconUrl } from "../../lib/avatar-urls.js";
 import { serverEmojiDataUrl } from "../../lib/server-emoji-data.js";
-import { DEFAULT_GIPHY_RATING, GIPHY_RATING_OPTIONS, VIDEO_CHAT_PROVIDERS, defaultExternalAccounts, supportedPermissionSettings } from "./server.js";
+import { DEFAULT_GIPHY_RATING, GIPHY_RATING_OPTIONS, defaultExternalAccounts, videoChatProviders, supportedPermissionSettings } from "./server.js";
 import type { RealmRow } from "../../store/types.js";
 import { MAX_MESSAGE_LENGTH } from "../../actions/send-message.js";
 import { MAX_REMINDER_NOTE_LENGTH } from "../../actions/reminder-content.js";
@@ -81,7 +81,7 @@ function serverFacts(deps: AppDeps, realm: RealmRow): Record<string, unknown> {
   return {
     server_emoji_data_url: serverEmojiDataUrl(realmUrl(deps.config.externalHost, realm.string_id)),
     realm_default_external_accounts: defaultExternalAccounts(),
-    realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
+    realm_available_video_chat_providers: videoChatProviders(deps.config),
     giphy_rating_options: GIPHY_RATING_OPTIONS,
     realm_giphy_rating: DEFAULT_GIPHY_RATING,
     server_supported_permission_settings: supportedPermissionSettings(),

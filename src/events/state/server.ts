@@ -33,13 +33,17 @@ export const GIPHY_RATING_OPTIONS = {
 export const DEFAULT_GIPHY_RATING = GIPHY_RATING_OPTIONS.g.id;
 
 /**
- * realm_available_video_chat_providers: the providers this server can offer. Zoom and
- * BigBlueButton need server credentials Parley does not have; Jitsi Meet needs none.
+ * realm_available_video_chat_providers: the providers this server can offer (Zulip's ids). Jitsi
+ * Meet needs nothing; BigBlueButton only when BIG_BLUE_BUTTON_URL/SECRET are set; Parley has no
+ * Zoom credentials.
  */
-export const VIDEO_CHAT_PROVIDERS = {
-  disabled: { name: "None", id: 0 },
-  jitsi_meet: { name: "Jitsi Meet", id: 1 },
-};
+export function videoChatProviders(config: { bigBlueButton: unknown }): Record<string, { name: string; id: number }> {
+  return {
+    disabled: { name: "None", id: 0 },
+    jitsi_meet: { name: "Jitsi Meet", id: 1 },
+    ...(config.bigBlueButton ? { big_blue_button: { name: "BigBlueButton", id: 4 } } : {}),
+  };
+}
 
 interface PermissionSettingSpec {
   name: string;
