@@ -20,6 +20,7 @@ import { registerEmojiImageRoutes } from "./http/emoji-routes.js";
 import { registerAvatarRoutes } from "./http/avatar-routes.js";
 import { registerUploadRoutes } from "./http/upload-routes.js";
 import { registerExportRoutes } from "./http/export-routes.js";
+import { registerVideoCallRoutes } from "./http/video-call-routes.js";
 import { Metrics } from "./http/metrics.js";
 import { registerOpsRoutes } from "./http/ops-routes.js";
 import { installRequestLog, requestIdFor } from "./http/request-log.js";
@@ -73,6 +74,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerEndpoints(app, deps, opts.endpoints ?? ENDPOINTS);
   registerUploadRoutes(app, deps);
   registerExportRoutes(app, deps);
+  registerVideoCallRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerPasswordResetRoutes(app, deps);
   registerJoinRoutes(app, deps);
