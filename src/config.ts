@@ -53,6 +53,8 @@ export interface Config {
   eventHeartbeatSeconds: number;
   /** Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS: how long a POST to an outgoing-webhook bot may take (env of that name). */
   outgoingWebhookTimeoutSeconds: number;
+  /** OUTGOING_WEBHOOK_ALLOW_PRIVATE=on: outgoing-webhook bots may call loopback and private addresses (off: refused, against request forgery). */
+  outgoingWebhookAllowPrivate: boolean;
   /** Zulip's BIG_BLUE_BUTTON_URL and BIG_BLUE_BUTTON_SECRET (env of those names): the BigBlueButton server calls are made on; null: not offered. */
   bigBlueButton: { url: string; secret: string } | null;
   /** Base URL of the mobile push relay (env `PUSH_BOUNCER_URL`); null: no push service (spec 4.21). */
@@ -281,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventHeartbeatSeconds: intFromEnv("EVENT_HEARTBEAT_SECONDS", env.EVENT_HEARTBEAT_SECONDS, 50),
     bigBlueButton: parseBigBlueButton(env),
     outgoingWebhookTimeoutSeconds: Math.max(1, intFromEnv("OUTGOING_WEBHOOK_TIMEOUT_SECONDS", env.OUTGOING_WEBHOOK_TIMEOUT_SECONDS, 10)),
+    outgoingWebhookAllowPrivate: (env.OUTGOING_WEBHOOK_ALLOW_PRIVATE ?? "off").toLowerCase() === "on",
     webPublicStreamsEnabled: (env.WEB_PUBLIC_STREAMS_ENABLED || "true").toLowerCase() !== "false",
     pushBouncerUrl: env.PUSH_BOUNCER_URL ? env.PUSH_BOUNCER_URL.replace(/\/+$/, "") : null,
     pushBouncerServerId: env.PUSH_BOUNCER_SERVER_ID || null,

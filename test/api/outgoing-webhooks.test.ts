@@ -51,7 +51,8 @@ for (const kind of STORE_KINDS) {
     const errors: unknown[] = [];
 
     beforeEach(async () => {
-      t = await createTestRealm(kind, { outgoingWebhookTimeoutSeconds: 1 });
+      // The stand-in bot server listens on loopback, which only an operator may allow.
+      t = await createTestRealm(kind, { outgoingWebhookTimeoutSeconds: 1, outgoingWebhookAllowPrivate: true });
       hook = await startHook();
       runner = new OutgoingWebhookRunner(t.deps, { onError: (err) => errors.push(err) });
       t.deps.outgoingWebhooks = runner;
@@ -105,6 +106,19 @@ for (const kind of STORE_KINDS) {
       assert.equal(replies.length, 1, JSON.stringify(replies));
       assert.equal(replies[0].subject, "greetings");
       assert.match(replies[0].content, /Hello <strong>back<\/strong>/);
+    });
+
+    it("never calls a private or loopback address unless the operator allows it (request forgery)", async () => {
+      hook.handlers.set("/internal", json({ content: "should not be reached" }));
+      const bot = await makeBot("/internal");
+      t.deps.config.outgoingWebhookAllowPrivate = false;
+      await t.as("othello").post("/messages", { type: "stream", to: channelId, topic: "probe", content: "@**Hook Bot** hi" });
+      await runner.idle();
+      assert.equal(hook.calls.length, 0);
+      // The failure is reported where Zulip reports it: in the conversation and to the bot's owner.
+      const notices = eventsOf(t, "message").map((e) => String((e.event.message as { content: string }).content)).filter((c) => c.includes("private network address"));
+      assert.ok(notices.length > 0);
+      assert.equal(bot.id > 0, true);
     });
 
     it("answers direct messages to every participant, and stays quiet when no response is required", async () => {

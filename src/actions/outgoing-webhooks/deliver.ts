@@ -8,6 +8,7 @@
  * notify_bot_owner do. Responses are read up to MAX_RESPONSE_BYTES.
  */
 import type { AppDeps } from "../../deps.js";
+import { resolvesToPrivateAddress } from "../../lib/private-address.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { messageUrl } from "../../lib/topic-links.js";
 import { MESSAGE_TYPE } from "../../lib/present-message.js";
@@ -156,6 +157,12 @@ export async function deliverOutgoingWebhook(deps: AppDeps, job: OutgoingWebhook
   const { c, service } = loaded;
   const { body, contentType } = requestFor(c, service, job.trigger);
   const timeout = deps.config.outgoingWebhookTimeoutSeconds;
+  // A bot's URL is chosen by whoever may create bots: never let it reach this network's private
+  // services unless the operator allows it (OUTGOING_WEBHOOK_ALLOW_PRIVATE).
+  if (!deps.config.outgoingWebhookAllowPrivate && (await resolvesToPrivateAddress(service.base_url))) {
+    await fail(c, "Bot is unavailable", `The bot's URL ${service.base_url} points to a private network address, which this server does not call.`);
+    return "done";
+  }
   let response: Response;
   let text: string;
   try {
