@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { checkPasswordResetLink, MIN_PASSWORD_LENGTH, requestPasswordReset, resetPasswordWithToken } from "../actions/passwords.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
-import { escapeHtml, page } from "../invites/pages.js";
+import { PAGE_HEADERS, escapeHtml, page } from "../invites/pages.js";
 import { p, parseParams } from "./params.js";
 import { subdomainFromHost } from "./realm-host.js";
 import { collectRawParams } from "./request-params.js";
@@ -18,15 +18,7 @@ import { sendSuccess } from "./respond.js";
 import { checkSameOrigin } from "./session-auth.js";
 import { limitByAddress } from "./session-routes.js";
 
-const HEADERS = {
-  "Content-Type": "text/html; charset=utf-8",
-  "Cache-Control": "no-store",
-  "Referrer-Policy": "no-referrer",
-  "X-Content-Type-Options": "nosniff",
-  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-};
-
-const send = (reply: FastifyReply, status: number, title: string, body: string) => reply.code(status).headers(HEADERS).send(page(title, body));
+const send = (reply: FastifyReply, status: number, title: string, body: string) => reply.code(status).headers(PAGE_HEADERS).send(page(title, body));
 
 function formPage(reply: FastifyReply, status: number, email: string, error?: string): FastifyReply {
   const alert = error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : "";

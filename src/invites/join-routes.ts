@@ -11,18 +11,10 @@ import { setSessionCookie } from "../http/session-auth.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { subdomainFromHost } from "../http/realm-host.js";
-import { joinedPage, joinErrorPage, joinFormPage, type JoinFormView } from "./pages.js";
-
-const HEADERS = {
-  "Content-Type": "text/html; charset=utf-8",
-  "Cache-Control": "no-store",
-  "Referrer-Policy": "no-referrer",
-  "X-Content-Type-Options": "nosniff",
-  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-};
+import { PAGE_HEADERS, joinedPage, joinErrorPage, joinFormPage, type JoinFormView } from "./pages.js";
 
 function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
-  return reply.code(status).headers(HEADERS).send(html);
+  return reply.code(status).headers(PAGE_HEADERS).send(html);
 }
 
 /** An error of a dead or unknown link (not a form mistake) as its page; anything else is rethrown. */

@@ -6,6 +6,15 @@
 import { realmUrl } from "../lib/realm-url.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 
+/** Headers of these pages: never cached, no Referer (their URLs hold secrets), no script. */
+export const PAGE_HEADERS = {
+  "Content-Type": "text/html; charset=utf-8",
+  "Cache-Control": "no-store",
+  "Referrer-Policy": "no-referrer",
+  "X-Content-Type-Options": "nosniff",
+  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+};
+
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
