@@ -92,10 +92,12 @@ const USER_GROUP_SETTINGS = [
 /**
  * Not exported, on purpose: sessions, push_devices and client_devices (credentials of one server's
  * devices), invitations (links of this server), audit_log, realm_exports, row_versions and
- * deployment (this server's bookkeeping). A test checks every table is here or in EXPORT_TABLES.
+ * deployment (this server's bookkeeping), pending_notifications and active_push_notifications
+ * (emails and pushes this server owes or showed for its devices). A test checks every table is here or in EXPORT_TABLES.
  */
 export const NOT_EXPORTED: ReadonlySet<string> = new Set([
   "sessions", "push_devices", "client_devices", "invitations", "audit_log", "realm_exports", "row_versions", "deployment",
+  "pending_notifications", "active_push_notifications",
 ]);
 
 export const EXPORT_TABLES: readonly ExportTable[] = [
@@ -137,6 +139,10 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { name: "custom_profile_fields", hasId: true, order: ["id"], scope: realmRows, refs: { realm_id: "realms" } },
   { name: "custom_profile_field_values", hasId: true, order: ["id"], scope: ofRealmUser("user_id"), refs: { user_id: "users", field_id: "custom_profile_fields" } },
   { name: "linkifiers", hasId: true, order: ["id"], scope: realmRows, refs: { realm_id: "realms" } },
+  { name: "realm_playgrounds", hasId: true, order: ["id"], scope: realmRows, refs: { realm_id: "realms" } },
+  { name: "realm_domains", hasId: true, order: ["id"], scope: realmRows, refs: { realm_id: "realms" } },
+  // The outgoing-webhook token is kept: the bot's own server checks it (Zulip exports Service rows too).
+  { name: "bot_services", hasId: true, order: ["id"], scope: ofRealmUser("bot_id"), refs: { bot_id: "users" } },
   {
     name: "messages", hasId: true, order: ["id"], scope: (c) => sql`id IN ${exportedMessages(c)}`,
     refs: { realm_id: "realms", sender_id: "users", recipient_id: "recipients" },
