@@ -34,34 +34,8 @@ export interface TestStoreOptions {
 
 let counter = 0;
 
-/** A migrated, empty store; on PostgreSQL (and a SQLite file) `url` opens the same database again. */
-export async function openTestStore(kind: StoreKind, options: TestStoreOptions = {}): Promise<TestStore> {
-  if (kind === "sqlite" && options.sqliteFile) {
-    const dir = mkdtempSync(join(tmpdir(), "parley-test-"));
-    const url = `sqlite:${join(dir, "store.sqlite3")}`;
-    const store = openStore(url);
-    await migrateToLatest(store);
-    return {
-      store,
-      url,
-      async cleanup() {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  if (kind === "sqlite") {
-    const url = "sqlite::memory:";
-    const store = openStore(url);
-    await migrateToLatest(store);
-    return { store, url, cleanup: () => store.close() };
-  }
-  const base = urls.postgres as string;
-  const database = `parley_test_${process.pid}_${Date.now()}_${counter++}`;
-  await adminQuery(base, `CREATE DATABASE ${database}`);
-  const target = new URL(base);
-  target.pathname = `/${database}`;
-  const url = target.toString();
+/** The store at `url`, migrated; its cleanup closes it, then runs `after` (removing what held it). */
+async function migrated(url: string, after: () => unknown = () => undefined): Promise<TestStore> {
   const store = openStore(url);
   await migrateToLatest(store);
   return {
@@ -69,9 +43,24 @@ export async function openTestStore(kind: StoreKind, options: TestStoreOptions =
     url,
     async cleanup() {
       await store.close();
-      await adminQuery(base, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await after();
     },
   };
+}
+
+/** A migrated, empty store; on PostgreSQL (and a SQLite file) `url` opens the same database again. */
+export async function openTestStore(kind: StoreKind, options: TestStoreOptions = {}): Promise<TestStore> {
+  if (kind === "sqlite" && options.sqliteFile) {
+    const dir = mkdtempSync(join(tmpdir(), "parley-test-"));
+    return migrated(`sqlite:${join(dir, "store.sqlite3")}`, () => rmSync(dir, { recursive: true, force: true }));
+  }
+  if (kind === "sqlite") return migrated("sqlite::memory:");
+  const base = urls.postgres as string;
+  const database = `parley_test_${process.pid}_${Date.now()}_${counter++}`;
+  await adminQuery(base, `CREATE DATABASE ${database}`);
+  const target = new URL(base);
+  target.pathname = `/${database}`;
+  return migrated(target.toString(), () => adminQuery(base, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
 }
 
 async function adminQuery(url: string, statement: string): Promise<void> {
