@@ -78,7 +78,7 @@ export async function joinBigBlueButtonCall(config: Config, user: UserRow, signe
   if (!config.bigBlueButton) throw bigBlueButtonNotConfigured();
   const { secret } = config.bigBlueButton;
   const base = config.bigBlueButton.url.endsWith("/") ? config.bigBlueButton.url : `${config.bigBlueButton.url}/`;
-  let meeting: BigBlueButtonMeeting | null = null;
+  let meeting: BigBlueButtonMeeting | null;
   try {
     meeting = readBigBlueButtonMeeting(secret, signed);
   } catch {
