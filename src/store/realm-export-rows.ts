@@ -6,7 +6,7 @@
  */
 import { sql, type RawBuilder } from "kysely";
 import { transaction, type Store, type Tx } from "./db.js";
-import { exportedMessages, type ExportTable, type ExportTableName, type ScopeContext } from "./realm-export-tables.js";
+import { exportedMessageIdsAfter, exportedMessages, type ExportTable, type ExportTableName, type ScopeContext } from "./realm-export-tables.js";
 
 export type Row = Record<string, unknown>;
 
@@ -20,6 +20,12 @@ export async function readRowBatch(tx: Tx, table: ExportTable, condition: RawBui
   const result = await sql<Row>`SELECT * FROM ${sql.table(table.name)} WHERE (${condition}) AND ${position} ORDER BY ${columns} LIMIT ${limit}`.execute(tx.db);
   for (const row of result.rows) for (const column of DERIVED_COLUMNS) delete row[column];
   return result.rows;
+}
+
+/** The ids of the next `limit` exported messages after message id `after` (0: from the start), in order. */
+export async function readExportedMessageIds(tx: Tx, scope: ScopeContext, after: number, limit: number): Promise<number[]> {
+  const result = await exportedMessageIdsAfter(scope, after, limit).execute(tx.db);
+  return result.rows.map((row) => Number(row.id));
 }
 
 /** How many messages an export of this scope holds (the size check before an API export starts). */

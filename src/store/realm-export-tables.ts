@@ -38,6 +38,13 @@ export interface ExportTable {
   optionalRefs?: Record<string, ExportTableName>;
   /** Personal data: the column naming whose it is (public exports skip the table). */
   owner?: string;
+  /**
+   * The column holding a message id, first in `order`, when the table is read window by window of
+   * exported message ids (actions/realm-export/table-batches.ts) through that column's index: a
+   * keyset with the exported-messages subquery reruns that subquery (and for a composite key
+   * sorts the table) at every batch.
+   */
+  byMessage?: "id" | "message_id";
 }
 
 const r = sql.ref;
@@ -67,6 +74,18 @@ export function exportedMessages(c: ScopeContext): RawBuilder<unknown> {
   return sql`(${publicOnes} UNION SELECT message_id FROM user_messages WHERE ${inIds("user_id", c.privateUserIds, c.dialect)})`;
 }
 const ofExportedMessage = (c: ScopeContext) => sql`message_id IN ${exportedMessages(c)}`;
+
+/**
+ * The next `limit` exported messages' ids after `after`, in order: the same messages as
+ * exportedMessages, tested row by row while walking messages' primary key from `after`, so one
+ * window costs an index range scan, not the whole subquery.
+ */
+export function exportedMessageIdsAfter(c: ScopeContext, after: number, limit: number): RawBuilder<{ id: number }> {
+  const publicOne = sql`EXISTS (SELECT 1 FROM channels ch WHERE ch.recipient_id = m.recipient_id AND ch.invite_only = ${false})`;
+  const consented = sql`EXISTS (SELECT 1 FROM user_messages um WHERE um.message_id = m.id AND ${inIds("um.user_id", c.privateUserIds, c.dialect)})`;
+  const kept = c.kind === "full_without_consent" ? sql`1 = 1` : c.kind === "public" ? publicOne : sql`(${publicOne} OR ${consented})`;
+  return sql<{ id: number }>`SELECT m.id FROM messages m WHERE m.realm_id = ${c.realmId} AND m.id > ${after} AND ${kept} ORDER BY m.id LIMIT ${limit}`;
+}
 
 const GROUP = "user_groups" as const;
 const groupRefs = (...names: string[]) => Object.fromEntries(names.map((n) => [n, GROUP]));
@@ -144,12 +163,12 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   // The outgoing-webhook token is kept: the bot's own server checks it (Zulip exports Service rows too).
   { name: "bot_services", hasId: true, order: ["id"], scope: ofRealmUser("bot_id"), refs: { bot_id: "users" } },
   {
-    name: "messages", hasId: true, order: ["id"], scope: (c) => sql`id IN ${exportedMessages(c)}`,
+    name: "messages", hasId: true, order: ["id"], scope: (c) => sql`id IN ${exportedMessages(c)}`, byMessage: "id",
     refs: { realm_id: "realms", sender_id: "users", recipient_id: "recipients" },
   },
   {
     name: "user_messages", hasId: false, order: ["message_id", "user_id"], owner: "user_id",
-    scope: ofExportedMessage, refs: { user_id: "users", message_id: "messages" },
+    scope: ofExportedMessage, byMessage: "message_id", refs: { user_id: "users", message_id: "messages" },
   },
   {
     name: "message_edits", hasId: true, order: ["id"], scope: ofExportedMessage, refs: { message_id: "messages" },
@@ -197,6 +216,15 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
 
 /** The condition selecting a table's rows for one export (its scope, and the owner filter for personal data). */
 export function exportCondition(table: ExportTable, c: ScopeContext): RawBuilder<unknown> {
-  if (!table.owner) return table.scope(c);
-  return sql`(${table.scope(c)}) AND ${inIds(table.owner, c.privateUserIds, c.dialect)}`;
+  return sql`(${table.scope(c)}) AND ${ownerCondition(table, c)}`;
+}
+
+/** The rows of a table marked byMessage that belong to these exported messages (one window of their ids). */
+export function messageWindowCondition(table: ExportTable, c: ScopeContext, messageIds: readonly number[]): RawBuilder<unknown> {
+  return sql`${inIds(table.byMessage ?? "message_id", messageIds, c.dialect)} AND ${ownerCondition(table, c)}`;
+}
+
+/** The owner filter alone (personal data of the users whose private data the export holds). */
+export function ownerCondition(table: ExportTable, c: ScopeContext): RawBuilder<unknown> {
+  return table.owner ? inIds(table.owner, c.privateUserIds, c.dialect) : sql`1 = 1`;
 }

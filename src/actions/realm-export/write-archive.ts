@@ -1,6 +1,6 @@
 /**
  * Writes one realm's export archive (archive-format.ts, docs/EXPORT-FORMAT.md) without ever
- * holding a table in memory: each table is read in keyset batches of EXPORT_BATCH_ROWS and
+ * holding a table in memory: each table is read in batches of EXPORT_BATCH_ROWS (table-batches.ts) and
  * appended to its JSON-lines file in a staging directory, yielding to the event loop between
  * batches (a server keeps answering while it exports); upload files are streamed from storage;
  * finally node-tar packs and gzips the directory, streaming it to the archive file.
@@ -16,15 +16,23 @@ import type { Config } from "../../config.js";
 import { settingOf } from "../../lib/user-settings.js";
 import { readTx, type Store } from "../../store/db.js";
 import { LATEST_MIGRATION } from "../../store/migrate.js";
-import { readRowBatch, type Row } from "../../store/realm-export-rows.js";
-import { EXPORT_TABLES, exportCondition, type ExportKind, type ScopeContext } from "../../store/realm-export-tables.js";
+import type { Row } from "../../store/realm-export-rows.js";
+import { EXPORT_TABLES, type ExportKind, type ScopeContext } from "../../store/realm-export-tables.js";
 import type { RealmRow } from "../../store/types.js";
 import { listUsers } from "../../store/users.js";
 import { uploadStorage } from "../../uploads/storage.js";
 import { thumbnailPathId } from "../../uploads/thumbnail-formats.js";
 import { PARLEY_VERSION } from "../../version.js";
 import { emojiPathId, emojiStillPathId } from "../realm-emoji.js";
-import { ARCHIVE_FORMAT, ARCHIVE_VERSION, EXPORT_BATCH_ROWS, MANIFEST_NAME, TABLES_DIR, UPLOADS_DIR, type ArchiveManifest } from "./archive-format.js";
+import { tableBatches } from "./table-batches.js";
+import { ARCHIVE_FORMAT, ARCHIVE_VERSION, MANIFEST_NAME, TABLES_DIR, UPLOADS_DIR, type ArchiveManifest } from "./archive-format.js";
+
+/**
+ * Bytes node-tar reads from a file at once (its default is 16 MiB). The gzip stream compresses
+ * each chunk synchronously, so a 16 MiB table file held the event loop for over 100 ms; 256 KiB
+ * chunks keep each step to a few milliseconds.
+ */
+const TAR_READ_BYTES = 256 * 1024;
 
 export interface ArchiveSummary {
   file: string;
@@ -96,19 +104,13 @@ async function writeTables(store: Store, scope: ScopeContext, staging: string, f
   mkdirSync(join(staging, TABLES_DIR));
   for (const table of EXPORT_TABLES) {
     const out = openOutput(join(staging, TABLES_DIR, `${table.name}.jsonl`));
-    const condition = exportCondition(table, scope);
-    let after: unknown[] | null = null;
     let count = 0;
-    for (;;) {
-      const rows = await readRowBatch(readTx(store), table, condition, after, EXPORT_BATCH_ROWS);
+    for await (const rows of tableBatches(store, table, scope)) {
       for (const row of rows) {
         files.see(table.name, row);
         await writeLine(out, JSON.stringify(table.name === "users" ? exportedUser(row, privateIds) : row));
       }
       count += rows.length;
-      if (rows.length < EXPORT_BATCH_ROWS) break;
-      const last: Row = rows[rows.length - 1];
-      after = table.order.map((c) => last[c]);
       await yieldToEventLoop();
       checkDeadline(deadlineMs);
     }
@@ -172,7 +174,7 @@ export async function writeRealmArchive(
     const manifestOut = openOutput(join(staging, MANIFEST_NAME));
     await writeLine(manifestOut, JSON.stringify(manifest, null, 2));
     await closeStream(manifestOut);
-    await createTar({ gzip: true, file, cwd: staging, portable: true }, [MANIFEST_NAME, TABLES_DIR, UPLOADS_DIR]);
+    await createTar({ gzip: true, file, cwd: staging, portable: true, maxReadSize: TAR_READ_BYTES }, [MANIFEST_NAME, TABLES_DIR, UPLOADS_DIR]);
     return { file, manifest };
   } catch (err) {
     rmSync(file, { force: true });
