@@ -21,20 +21,7 @@ import { withRealmSetting } from "../lib/realm-settings.js";
 import { readTx, transaction, type Store } from "../store/db.js";
 import type { ExportKind } from "../store/realm-export-tables.js";
 import { getRealmBySubdomain, updateRealm } from "../store/realms.js";
-
-const STRING = { type: "string" } as const;
-const FLAG = { type: "boolean" } as const;
-
-export interface RealmExportCommand {
-  options: Record<string, typeof STRING | typeof FLAG>;
-  positionals?: string[];
-  usage: string;
-  run: (store: Store, v: Record<string, string | undefined>, config: Config) => Promise<unknown>;
-}
-
-const EXPORT_USAGE = "manage export-realm --realm S [--output FILE] [--consent | --public-only]";
-const IMPORT_USAGE = "manage import-realm FILE [--subdomain S]";
-const OWNER_ACCESS_USAGE = "manage set-owner-full-content-access --realm S --enable|--disable";
+import { FLAG, STRING, type Command } from "./command-spec.js";
 
 function exportKind(v: Record<string, string | undefined>): ExportKind {
   if (v.consent && v["public-only"]) throw new ApiError("--consent and --public-only exclude each other");
@@ -68,24 +55,28 @@ export async function runExportRealm(store: Store, config: Config, v: Record<str
   return { export: file, realm_id: realm.id, export_type: kind, tables: manifest.tables, upload_files: manifest.uploads.files, missing_upload_files: manifest.uploads.missing };
 }
 
-const withHelp = (usage: string, run: RealmExportCommand["run"]): RealmExportCommand["run"] => (store, v, config) =>
-  v.help ? Promise.resolve({ usage }) : run(store, v, config);
-
-export const REALM_EXPORT_COMMANDS: Record<string, RealmExportCommand> = {
+export const REALM_EXPORT_COMMANDS: Record<string, Command> = {
   "export-realm": {
-    options: { realm: STRING, output: STRING, consent: FLAG, "public-only": FLAG, help: FLAG },
-    usage: EXPORT_USAGE,
-    run: withHelp(EXPORT_USAGE, (store, v, config) => runExportRealm(store, config, v)),
+    summary: "Writes one organization into a .tar.gz archive (docs/EXPORT-FORMAT.md): everything, or --consent / --public-only.",
+    options: { realm: STRING, output: STRING, consent: FLAG, "public-only": FLAG },
+    flags: {
+      realm: "the organization's subdomain (\"\" for the root one)",
+      output: "the archive to write (default parley-export-SUBDOMAIN-TIME.tar.gz here)",
+      consent: "private data only of users who allowed it (allow_private_data_export)",
+      "public-only": "no private data at all",
+    },
+    run: (store, v, config) => runExportRealm(store, config, v),
   },
   "import-realm": {
-    options: { subdomain: STRING, help: FLAG },
+    summary: "Reads an export archive into a new organization (new ids and API keys), on DATABASE_URL's store.",
+    options: { subdomain: STRING },
+    flags: { subdomain: "the new organization's subdomain (default: the export's)" },
     positionals: ["file"],
-    usage: IMPORT_USAGE,
-    run: withHelp(IMPORT_USAGE, (store, v, config) => importRealmArchive(store, config, resolve(v.file as string), { subdomain: v.subdomain })),
+    run: (store, v, config) => importRealmArchive(store, config, resolve(v.file as string), { subdomain: v.subdomain }),
   },
   "set-owner-full-content-access": {
-    options: { realm: STRING, enable: FLAG, disable: FLAG, help: FLAG },
-    usage: OWNER_ACCESS_USAGE,
-    run: withHelp(OWNER_ACCESS_USAGE, (store, v) => runSetOwnerFullContentAccess(store, v)),
+    summary: "Lets owners export private data without member consent (Zulip's owner_full_content_access), or not.",
+    options: { realm: STRING, enable: FLAG, disable: FLAG },
+    run: (store, v) => runSetOwnerFullContentAccess(store, v),
   },
 };

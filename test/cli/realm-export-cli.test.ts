@@ -69,7 +69,9 @@ describe("manage export-realm / import-realm", () => {
   });
 
   it("explains itself and refuses bad input with one clear line", async () => {
-    assert.deepEqual(await manageJson(source, ["export-realm", "--help"]), { usage: "manage export-realm --realm S [--output FILE] [--consent | --public-only]" });
+    const help = await runManage(source, ["export-realm", "--help"]);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^usage: manage export-realm --realm REALM --output OUTPUT \[--consent\] \[--public-only\]/);
     failed(await runManage(source, ["export-realm"]), /^error: missing --realm/);
     failed(await runManage(source, ["export-realm", "--realm", "nowhere"]), /^error: no realm with subdomain 'nowhere'\n$/);
     failed(await runManage(source, ["export-realm", "--realm", "acme", "--consent", "--public-only"]), /^error: --consent and --public-only exclude each other\n$/);
