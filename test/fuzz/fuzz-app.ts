@@ -21,6 +21,7 @@ import { multipartBody } from "../helpers/uploads.js";
 import { changesSince, installChangeLog, storeFingerprint } from "./change-log.js";
 import type { FuzzRealm } from "./fuzz-realm.js";
 import { ContractViolation } from "../helpers/contract/hook.js";
+import { realmExportsIdle } from "../../src/actions/realm-export/run-export.js";
 import { encodeParams, urlPath, type FuzzRequest } from "./requests.js";
 
 export interface FuzzApp {
@@ -116,6 +117,9 @@ export async function checkRequest(fuzz: FuzzApp, realm: FuzzRealm, ep: AnyEndpo
   if (req.caller) headers.authorization = basicAuth(realm.users[req.caller]);
   if (encoded.contentType) headers["content-type"] = encoded.contentType;
   const url = `/api/v1${urlPath(ep, req)}${encoded.query ? `?${encoded.query}` : ""}`;
+  // Export jobs of earlier requests finish in the background: let them, so their writes and events
+  // are not taken for this request's.
+  await realmExportsIdle();
   const before = await storeFingerprint(fuzz.deps.store);
   const [eventsBefore, errorsBefore] = [fuzz.events.length, fuzz.errorLog.length];
   const started = performance.now();

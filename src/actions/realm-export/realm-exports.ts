@@ -27,7 +27,7 @@ import {
 } from "./archive-format.js";
 import { privateDataUserIds } from "./write-archive.js";
 import { EXPORT_KEY_PREFIX, present, publishRealmExports, type RealmExportObject } from "./present-exports.js";
-import { runRealmExport } from "./run-export.js";
+import { startRealmExport } from "./run-export.js";
 
 function checkAdmin(user: UserRow): void {
   if (!isRealmAdmin(user)) throw mustBeAdmin();
@@ -94,7 +94,7 @@ export async function checkCreateExport(deps: AppDeps, realm: RealmRow, user: Us
     if ((await countExportsInProgress(tx, realm.id)) > 0) throw new ApiError("An export of this organization is already in progress.");
     const id = await insertRealmExport(tx, { realm_id: realm.id, acting_user_id: user.id, export_type: kind, date_requested: now });
     await publishRealmExports(deps, tx, realm);
-    tx.onCommit(() => void runRealmExport(deps, realm.id, id));
+    tx.onCommit(() => startRealmExport(deps, realm.id, id));
     return id;
   });
 }

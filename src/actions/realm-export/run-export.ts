@@ -21,6 +21,22 @@ import { writeRealmArchive } from "./write-archive.js";
 
 const ARCHIVE_TYPE = "application/gzip";
 
+/** Export jobs this process is running (after their requests committed). */
+const running = new Set<Promise<void>>();
+
+/** Starts the job of a committed export request, off the request's path. */
+export function startRealmExport(deps: AppDeps, realmId: number, exportId: number): void {
+  const job: Promise<void> = runRealmExport(deps, realmId, exportId)
+    .catch((err: unknown) => logLine("error", "realm export job stopped", { realm_id: realmId, export_id: exportId, ...errorFields(err) }))
+    .finally(() => running.delete(job));
+  running.add(job);
+}
+
+/** Resolves once no export job of this process is running (tests that compare the store, shutdown). */
+export async function realmExportsIdle(): Promise<void> {
+  while (running.size > 0) await Promise.allSettled([...running]);
+}
+
 export async function runRealmExport(deps: AppDeps, realmId: number, exportId: number): Promise<void> {
   const started = deps.clock.now();
   if (!(await transaction(deps.store, (tx) => claimRealmExport(tx, exportId, started)))) return;
