@@ -28,7 +28,10 @@ import { getLastActiveTimes } from "../../store/presence.js";
 import { getSubscriptionRows } from "../../store/subscriptions.js";
 import { getTopicPolicies } from "../../store/topics.js";
 import type { ChannelRow, UserRow } from "../../store/types.js";
-import { getUsersByIds } from "../../store/users.js";
+import { getListedUsersByIds } from "../../store/users.js";
+
+/** What deciding a recipient's notifications reads of them: the realm's cached user list has it all. */
+type Recipient = Pick<UserRow, "id" | "is_bot" | "is_active" | "settings">;
 
 /** Zulip's default email_notifications_batching_period_seconds. */
 export const DEFAULT_BATCHING_PERIOD_SECONDS = 120;
@@ -57,15 +60,15 @@ export function batchingPeriodOf(user: Pick<UserRow, "settings">): number {
 async function triggersByRecipient(
   tx: Tx,
   message: SentMessage,
-  users: readonly UserRow[],
+  users: readonly Recipient[],
   flagsOf: ReadonlyMap<number, number>,
   mutedSenderBy: ReadonlySet<number>,
-): Promise<Map<UserRow, Triggers>> {
+): Promise<Map<Recipient, Triggers>> {
   const ids = users.map((u) => u.id);
   const channel = message.channel;
   const subs = channel ? new Map((await getSubscriptionRows(tx, channel.recipient_id as number, ids)).filter((s) => s.active).map((s) => [s.user_id, s])) : new Map();
   const policies = channel ? await getTopicPolicies(tx, channel.id, message.topic, ids) : new Map<number, number>();
-  const out = new Map<UserRow, Triggers>();
+  const out = new Map<Recipient, Triggers>();
   for (const user of users) {
     const triggers = notificationTriggers(
       { senderId: message.senderId, direct: channel === null },
@@ -99,7 +102,9 @@ export async function enqueueMessageNotifications(
   const unread = rows.filter((r) => r.user_id !== message.senderId && (r.flags & FLAG_BITS.read) === 0);
   if (unread.length === 0) return;
   const flagsOf = new Map(unread.map((r) => [r.user_id, r.flags]));
-  const users = await getUsersByIds(tx, message.realmId, [...flagsOf.keys()]);
+  // Every channel message reaches this: read the recipients from the realm's cached user list
+  // (kept fresh by the realm versions) rather than one row each from the store.
+  const users = await getListedUsersByIds(tx, message.realmId, [...flagsOf.keys()]);
   const candidates = await triggersByRecipient(tx, message, users, flagsOf, mutedSenderBy);
   if (candidates.size === 0) return;
   const now = deps.clock.now();
