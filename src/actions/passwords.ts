@@ -6,6 +6,7 @@
  * working once the password (or key, or address) changes — one use — and after RESET_LINK_SECONDS
  * (Django's PasswordResetTokenGenerator works the same way, which is what Zulip uses).
  */
+import { auditUserChange } from "./user-audit.js";
 import { createHmac } from "node:crypto";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
@@ -14,7 +15,7 @@ import { constantTimeEqual, hashPassword } from "../lib/secrets.js";
 import { mailTransport, type MailMessage } from "../mail/transport.js";
 import { errorFields, logLine } from "../lib/log.js";
 import { readTx, transaction, type Tx } from "../store/db.js";
-import { getRealmById, getRealmBySubdomain, insertAuditLog } from "../store/realms.js";
+import { getRealmById, getRealmBySubdomain } from "../store/realms.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { getUserByDeliveryEmail, getUserById, updateUser } from "../store/users.js";
 
@@ -34,13 +35,7 @@ export function checkNewPassword(password: string): void {
 /** Sets a checked password; browser sessions end with it (their hash covers the password hash). */
 export async function doSetPassword(deps: AppDeps, tx: Tx, actor: UserRow | null, user: UserRow, password: string): Promise<void> {
   await updateUser(tx, user.id, { password_hash: await hashPassword(password) });
-  await insertAuditLog(tx, {
-    realm_id: user.realm_id,
-    event_type: "user_password_changed",
-    event_time: deps.clock.now(),
-    acting_user_id: actor?.id ?? null,
-    modified_user_id: user.id,
-  });
+  await auditUserChange(deps, tx, "user_password_changed", actor, user);
 }
 
 function resetMac(user: UserRow, payload: string): string {

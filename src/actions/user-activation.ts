@@ -6,12 +6,12 @@
  * the is_active change goes to those who may still access them (FL 303), and guests who lose or
  * regain access get realm_user remove or add (actions/user-access-events.ts).
  */
+import { auditUserChange } from "./user-audit.js";
 import { accessUserById, userIdsWhoCanAccess } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError, mustBeOwner } from "../errors.js";
 import { isOwner } from "../policy/roles.js";
 import { transaction, type Tx } from "../store/db.js";
-import { insertAuditLog } from "../store/realms.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import {
   activeUserWithFullName,
@@ -39,13 +39,7 @@ async function deactivateOne(deps: AppDeps, tx: Tx, actor: UserRow | null, user:
   await updateUser(tx, user.id, { is_active: false });
   await setSubscriptionsUserActive(tx, user.id, false);
   await deleteSessionsOfUser(tx, user.id);
-  await insertAuditLog(tx, {
-    realm_id: user.realm_id,
-    event_type: "user_deactivated",
-    event_time: deps.clock.now(),
-    acting_user_id: actor?.id ?? null,
-    modified_user_id: user.id,
-  });
+  await auditUserChange(deps, tx, "user_deactivated", actor, user);
   const audienceAfter = await userIdsWhoCanAccess(tx, user);
   await publishUserUpdate(deps, tx, user.realm_id, { user_id: user.id, is_active: false }, audienceAfter);
   await publishAccessChangeOfUser(deps, tx, { ...user, is_active: false }, audienceBefore, audienceAfter);
@@ -102,13 +96,7 @@ export async function doReactivateUser(deps: AppDeps, tx: Tx, realm: RealmRow, a
   const audienceBefore = await userIdsWhoCanAccess(tx, target);
   await updateUser(tx, target.id, { is_active: true });
   await setSubscriptionsUserActive(tx, target.id, true);
-  await insertAuditLog(tx, {
-    realm_id: realm.id,
-    event_type: "user_reactivated",
-    event_time: deps.clock.now(),
-    acting_user_id: actor?.id ?? null,
-    modified_user_id: target.id,
-  });
+  await auditUserChange(deps, tx, "user_reactivated", actor, target);
   const audienceAfter = await userIdsWhoCanAccess(tx, target);
   await publishAccessChangeOfUser(deps, tx, { ...target, is_active: true }, audienceBefore, audienceAfter);
   await publishUserUpdate(deps, tx, realm.id, { user_id: target.id, is_active: true }, audienceAfter);

@@ -3,6 +3,7 @@
  * rules), custom profile data and, for owners with can_change_user_emails, the real address.
  * Every check runs before the first write, in one transaction.
  */
+import { auditUserChange } from "./user-audit.js";
 import { accessUserByIdOrEmail } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError, mustBeAdmin, mustBeOwner } from "../errors.js";
@@ -12,7 +13,6 @@ import { ROLE, isOwner } from "../policy/roles.js";
 import { mayChangeRole, roleChangeNeedsOwner } from "../policy/users.js";
 import { transaction, type Tx } from "../store/db.js";
 import { getDirectGroupIds } from "../store/groups.js";
-import { insertAuditLog } from "../store/realms.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { countActiveHumanOwners, getUserByDeliveryEmail, getUserById, updateUser } from "../store/users.js";
 import { checkProfileData, doUpdateProfileData, type ProfileDataEntry } from "./profile-data.js";
@@ -69,14 +69,7 @@ export async function doChangeRole(deps: AppDeps, tx: Tx, realm: RealmRow, actor
   await setRoleGroups(tx, realm, target, target.role, role, now);
   await publishGroupMembershipChanges(deps, tx, target, groupsBefore, await getDirectGroupIds(tx, target.id));
   await publishBotAccessForRole(deps, tx, target, role);
-  await insertAuditLog(tx, {
-    realm_id: realm.id,
-    event_type: "user_role_changed",
-    event_time: now,
-    acting_user_id: actor?.id ?? null,
-    modified_user_id: target.id,
-    extra_data: { old_value: target.role, new_value: role },
-  });
+  await auditUserChange(deps, tx, "user_role_changed", actor, target, { old_value: target.role, new_value: role });
   await publishUserUpdate(deps, tx, realm.id, { user_id: target.id, role });
   await publishViewerEmailAccessChanges(deps, tx, target, { ...target, role });
 }
