@@ -93,6 +93,18 @@ for (const kind of STORE_KINDS) {
         payload: "new_password=another-secret-1",
       });
       assert.equal(again.statusCode, 400, "a used link is refused");
+      // Forged links are refused the same way, ids past the stores' integer range included.
+      for (const forged of ["999999999999999.999999999999999.9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "1.2.3.short", "not-a-token"]) {
+        for (const method of ["GET", "POST"] as const) {
+          const res = await t.app.inject({
+            method,
+            url: `/accounts/password/reset/${forged}/`,
+            headers: { host: t.host, "content-type": "application/x-www-form-urlencoded" },
+            ...(method === "POST" ? { payload: "new_password=forged-secret-1" } : {}),
+          });
+          assert.equal(res.statusCode, 400, `${method} ${forged}: ${res.body.slice(0, 200)}`);
+        }
+      }
       await assert.rejects(runSendPasswordReset(t.deps, { realm, email: "default-bot@zulip.test" }), /Only active human accounts/);
     });
 
