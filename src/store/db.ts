@@ -67,6 +67,8 @@ export interface StoreOptions {
   log?: KyselyConfig["log"];
   /** SQLite files: WAL checkpoints on a worker thread rather than inside commits (the server's choice: checkpointer.ts). */
   backgroundCheckpoints?: boolean;
+  /** `sqlite::memory:` only: start from this serialized database (a migrated image, in tests). */
+  sqliteImage?: Buffer;
 }
 
 /** Opens the store named by a DATABASE_URL (`sqlite:path`, `sqlite::memory:`, `postgres://…`). */
@@ -74,7 +76,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
   if (url.startsWith("sqlite:")) {
     const path = url.slice("sqlite:".length);
     const file = path === ":memory:" ? null : resolve(path);
-    const conn = openSqlite(file ?? path);
+    const conn = openSqlite(file ?? path, options.sqliteImage);
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }), log: options.log, plugins: [new LongListPlugin("sqlite")] });
     const checkpointer = file && options.backgroundCheckpoints ? new Checkpointer(file) : undefined;
     if (checkpointer) conn.raw.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);

@@ -100,9 +100,13 @@ export class SqliteConnection implements SqliteDatabase {
 }
 
 /** Opens (creating directories as needed) a SQLite file with the settings a server wants. */
-export function openSqlite(path: string): SqliteConnection {
+/**
+ * Opens a SQLite file or `:memory:`; `image` (a `serialize()`d database) opens an in-memory copy of
+ * it instead — tests start each store from one migrated image rather than migrating every time.
+ */
+export function openSqlite(path: string, image?: Buffer): SqliteConnection {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  const db = image && path === ":memory:" ? new Database(image) : new Database(path);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");

@@ -3,10 +3,18 @@
  * fresh database of its own (dropped on cleanup). Not a schema: Kysely's Migrator looks for its
  * bookkeeping tables in every schema of the database, so a store migrating while another test file's
  * schema exists would skip creating them and fail.
+ *
+ * Migrating is most of the cost of a fresh store (seconds on PostgreSQL under load), and every test
+ * opens one, so stores start from an already migrated copy: on PostgreSQL a template database named
+ * after a hash of the migrations (built once, under an advisory lock, by whichever test process needs
+ * it first), on SQLite a serialized image built once per process. `migrateToLatest` still runs on
+ * each new store and finds nothing to do — or applies what a stale copy lacks.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { testStoreUrls } from "../../src/config.js";
 import { openStore, type Store } from "../../src/store/db.js";
@@ -52,13 +60,76 @@ export async function openTestStore(kind: StoreKind, options: TestStoreOptions =
   }
   if (kind === "sqlite") {
     const url = "sqlite::memory:";
-    const store = openStore(url);
+    const store = openStore(url, { sqliteImage: await migratedSqliteImage() });
     await migrateToLatest(store);
     return { store, url, cleanup: () => store.close() };
   }
-  const fresh = await freshPostgresStore();
+  const fresh = await freshPostgresStore(await migratedPostgresTemplate());
   await migrateToLatest(fresh.store);
   return fresh;
+}
+
+let sqliteImage: Promise<Buffer> | null = null;
+
+function migratedSqliteImage(): Promise<Buffer> {
+  sqliteImage ??= (async () => {
+    const store = openStore("sqlite::memory:");
+    await migrateToLatest(store);
+    const image = store.sqlite!.raw.serialize();
+    await store.close();
+    return image;
+  })();
+  return sqliteImage;
+}
+
+/** Changes whenever a migration (or the code running them) changes, so a template is never stale. */
+function migrationsHash(): string {
+  const storeDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "src", "store");
+  const hash = createHash("sha256");
+  const files = [join(storeDir, "migrate.ts"), ...readdirSync(join(storeDir, "migrations")).sort().map((f) => join(storeDir, "migrations", f))];
+  for (const file of files) hash.update(file.slice(storeDir.length)).update(readFileSync(file));
+  return hash.digest("hex").slice(0, 16);
+}
+
+let postgresTemplate: Promise<string> | null = null;
+
+/** The name of a migrated template database, built by the first process to need it. */
+function migratedPostgresTemplate(): Promise<string> {
+  postgresTemplate ??= (async () => {
+    const base = urls.postgres as string;
+    const template = `parley_tmpl_${migrationsHash()}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    try {
+      // Session-level: released by unlock or when this connection ends, whatever happens.
+      await admin.query("SELECT pg_advisory_lock(hashtext($1))", [template]);
+      const found = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [template]);
+      if (found.rowCount === 0) {
+        const building = `${template}_build`;
+        await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+        await admin.query(`CREATE DATABASE ${building}`);
+        const store = openStore(databaseUrl(base, building));
+        try {
+          await migrateToLatest(store);
+        } finally {
+          await store.close();
+        }
+        // Renamed only when complete, so no process ever copies a half-migrated template.
+        await admin.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
+        await admin.query(`ALTER DATABASE ${template} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);
+      }
+    } finally {
+      await admin.end();
+    }
+    return template;
+  })();
+  return postgresTemplate;
+}
+
+function databaseUrl(base: string, database: string): string {
+  const target = new URL(base);
+  target.pathname = `/${database}`;
+  return target.toString();
 }
 
 /**
@@ -74,13 +145,11 @@ export async function openEmptyStore(kind: StoreKind, dir: string): Promise<Test
   return freshPostgresStore();
 }
 
-async function freshPostgresStore(): Promise<TestStore> {
+async function freshPostgresStore(template?: string): Promise<TestStore> {
   const base = urls.postgres as string;
   const database = `parley_test_${process.pid}_${Date.now()}_${counter++}`;
-  await adminQuery(base, `CREATE DATABASE ${database}`);
-  const target = new URL(base);
-  target.pathname = `/${database}`;
-  const url = target.toString();
+  await createDatabase(base, database, template);
+  const url = databaseUrl(base, database);
   const store = openStore(url);
   return {
     store,
@@ -90,6 +159,19 @@ async function freshPostgresStore(): Promise<TestStore> {
       await adminQuery(base, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     },
   };
+}
+
+/** PostgreSQL refuses to copy a template another session is connected to (55006): an autovacuum worker may be, briefly. */
+async function createDatabase(base: string, database: string, template?: string): Promise<void> {
+  if (!template) return adminQuery(base, `CREATE DATABASE ${database}`);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await adminQuery(base, `CREATE DATABASE ${database} TEMPLATE ${template}`);
+    } catch (err) {
+      if ((err as { code?: string }).code !== "55006" || attempt >= 50) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
 
 async function adminQuery(url: string, statement: string): Promise<void> {
