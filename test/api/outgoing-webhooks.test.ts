@@ -121,6 +121,20 @@ for (const kind of STORE_KINDS) {
       assert.equal(bot.id > 0, true);
     });
 
+    it("refuses a host name that resolves to loopback, checked in the connection itself (DNS rebinding)", async () => {
+      hook.handlers.set("/named", json({ content: "should not be reached" }));
+      const port = new URL(hook.url).port;
+      const res = await t.as("hamlet").post("/bots", { full_name: "Named Bot", short_name: "named", bot_type: 3, payload_url: `http://localhost:${port}/named` });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      t.deps.config.outgoingWebhookAllowPrivate = false;
+      await t.as("othello").post("/messages", { type: "stream", to: channelId, topic: "probe", content: "@**Named Bot** hi" });
+      await runner.idle();
+      assert.equal(hook.calls.length, 0);
+      const notices = eventsOf(t, "message").map((e) => String((e.event.message as { content: string }).content));
+      assert.ok(notices.some((c) => c.includes("Bot is unavailable")), JSON.stringify(notices));
+      assert.ok(notices.some((c) => /private network address \((127\.0\.0\.1|::1)\)/.test(c)), JSON.stringify(notices));
+    });
+
     it("answers direct messages to every participant, and stays quiet when no response is required", async () => {
       hook.handlers.set("/dm", json({ content: "got it" }));
       const bot = await makeBot("/dm");
