@@ -107,8 +107,11 @@ export const NEWER_OPERATIONS: Record<string, NewerOperation> = {
     }),
   },
   "PATCH /bots/:bot_id": {
-    source: "zerver/views/users.py patch_bot_backend: the bot's settings after the change, bot_owner when it has one",
-    schema: success({ full_name: str, bot_owner: str, ...botDefaults }, ["full_name", ...Object.keys(botDefaults)]),
+    source: "zerver/views/users.py patch_bot_backend: the bot's settings after the change, the service parameters as given, bot_owner when it has one",
+    schema: success(
+      { full_name: str, bot_owner: str, service_interface: int, service_payload_url: nullable(str), config_data: nullable({ type: "object", additionalProperties: str }), ...botDefaults },
+      ["full_name", "service_interface", "service_payload_url", "config_data", ...Object.keys(botDefaults)],
+    ),
   },
   "DELETE /bots/:bot_id": { source: "zerver/views/users.py deactivate_bot_backend", schema: success() },
   "PATCH /realm": {
