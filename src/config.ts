@@ -4,6 +4,7 @@
  */
 import { isIP } from "node:net";
 import { resolve } from "node:path";
+import { parseConstructorGroups, parseNextcloudTalk, parseWebex, type ConstructorGroupsConfig, type NextcloudTalkConfig, type WebexConfig } from "./config-video-calls.js";
 
 /**
  * A setting the server cannot start with. The message names the setting and says how to fix it;
@@ -57,6 +58,12 @@ export interface Config {
   outgoingWebhookAllowPrivate: boolean;
   /** Zulip's BIG_BLUE_BUTTON_URL and BIG_BLUE_BUTTON_SECRET (env of those names): the BigBlueButton server calls are made on; null: not offered. */
   bigBlueButton: { url: string; secret: string } | null;
+  /** Zulip's NEXTCLOUD_SERVER, NEXTCLOUD_TALK_USERNAME, NEXTCLOUD_TALK_PASSWORD: Nextcloud Talk calls (all three, or null: not offered). */
+  nextcloudTalk: NextcloudTalkConfig | null;
+  /** Zulip's CONSTRUCTOR_GROUPS_URL, CONSTRUCTOR_GROUPS_ACCESS_KEY, CONSTRUCTOR_GROUPS_SECRET_KEY: Constructor Groups calls. */
+  constructorGroups: ConstructorGroupsConfig | null;
+  /** Zulip's VIDEO_WEBEX_CLIENT_ID, VIDEO_WEBEX_CLIENT_SECRET (and VIDEO_WEBEX_API_URL): Webex calls, each user through Webex's OAuth. */
+  webex: WebexConfig | null;
   /** Base URL of the mobile push relay (env `PUSH_BOUNCER_URL`); null: no push service (spec 4.21). */
   pushBouncerUrl: string | null;
   /** This server's registration with the push relay (env `PUSH_BOUNCER_SERVER_ID`, `PUSH_BOUNCER_API_KEY`; Zulip's zulip_org_id / zulip_org_key), sent as HTTP Basic credentials; null: none sent. */
@@ -173,6 +180,10 @@ function parseBigBlueButton(env: NodeJS.ProcessEnv): { url: string; secret: stri
   return { url: url.endsWith("/") ? url : `${url}/`, secret };
 }
 
+function failConfig(setting: string, message: string): never {
+  throw new ConfigError(setting, message);
+}
+
 const DEFAULT_PORT = 9991;
 
 /**
@@ -282,6 +293,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || "info",
     eventHeartbeatSeconds: intFromEnv("EVENT_HEARTBEAT_SECONDS", env.EVENT_HEARTBEAT_SECONDS, 50),
     bigBlueButton: parseBigBlueButton(env),
+    nextcloudTalk: parseNextcloudTalk(env, failConfig),
+    constructorGroups: parseConstructorGroups(env, failConfig),
+    webex: parseWebex(env, failConfig),
     outgoingWebhookTimeoutSeconds: Math.max(1, intFromEnv("OUTGOING_WEBHOOK_TIMEOUT_SECONDS", env.OUTGOING_WEBHOOK_TIMEOUT_SECONDS, 10)),
     outgoingWebhookAllowPrivate: (env.OUTGOING_WEBHOOK_ALLOW_PRIVATE ?? "off").toLowerCase() === "on",
     webPublicStreamsEnabled: (env.WEB_PUBLIC_STREAMS_ENABLED || "true").toLowerCase() !== "false",

@@ -9,7 +9,8 @@ import { mayChangeRole, roleChangeNeedsOwner } from "../policy/users.js";
 import { transaction, type Tx } from "../store/db.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { getUserById, updateUser } from "../store/users.js";
-import { accessBot, botEmailFor, checkBotEmail, checkBotName, checkShortName, defaultChannelId } from "./bots.js";
+import { updateBotService } from "../store/bot-services.js";
+import { accessBot, botEmailFor, checkBotEmail, checkBotName, checkPayloadUrl, checkShortName, defaultChannelId, INTERFACE_TYPES } from "./bots.js";
 import { checkMemberOrAdmin } from "./caller-checks.js";
 import { doDeactivateUser } from "./user-activation.js";
 import { doChangeDeliveryEmail, doChangeFullName, doChangeRole } from "./user-admin.js";
@@ -25,6 +26,9 @@ export interface UpdateBotInput {
   defaultSendingStream?: string;
   defaultEventsRegisterStream?: string;
   defaultAllPublicStreams?: boolean;
+  /** A new URL for an outgoing-webhook bot's service, with its payload format (Zulip: 1 unless given). */
+  servicePayloadUrl?: string;
+  serviceInterface: number;
 }
 
 async function checkNewOwner(tx: Tx, realm: RealmRow, ownerId: number): Promise<UserRow> {
@@ -62,6 +66,8 @@ export async function updateBot(deps: AppDeps, realm: RealmRow, actor: UserRow, 
     const owner = input.botOwnerId === undefined ? undefined : await checkNewOwner(tx, realm, input.botOwnerId);
     const sending = await defaultChannelId(tx, actor, input.defaultSendingStream);
     const events = await defaultChannelId(tx, actor, input.defaultEventsRegisterStream);
+    const servicePayloadUrl = input.servicePayloadUrl === undefined ? undefined : checkPayloadUrl(input.servicePayloadUrl, "service_payload_url");
+    if (servicePayloadUrl !== undefined && !INTERFACE_TYPES.includes(input.serviceInterface)) throw new ApiError("Invalid interface type");
 
     if (fullName !== undefined) await doChangeFullName(deps, tx, bot, fullName);
     if (email !== undefined) await doChangeDeliveryEmail(deps, tx, realm, (await getUserById(tx, realm.id, bot.id)) as UserRow, email);
@@ -84,9 +90,15 @@ export async function updateBot(deps: AppDeps, realm: RealmRow, actor: UserRow, 
         await publishBotUpdate(deps, tx, updated, { [key]: presented[key] });
       }
     }
+    if (servicePayloadUrl !== undefined) await doUpdateOutgoingWebhookService(deps, tx, bot, servicePayloadUrl, input.serviceInterface);
+    // Zulip answers with the service parameters as given (service_interface defaults to 1) and
+    // config_data, which Parley does not take (no embedded bots, no bot config).
     const out: Record<string, unknown> = {
       full_name: updated.full_name,
       avatar_url: presented.avatar_url,
+      service_interface: input.serviceInterface,
+      service_payload_url: servicePayloadUrl ?? null,
+      config_data: null,
       default_sending_stream: presented.default_sending_stream,
       default_events_register_stream: presented.default_events_register_stream,
       default_all_public_streams: updated.default_all_public_streams,
@@ -95,6 +107,18 @@ export async function updateBot(deps: AppDeps, realm: RealmRow, actor: UserRow, 
     if (botOwner) out.bot_owner = botOwner.email;
     return out;
   });
+}
+
+/**
+ * Zulip's do_update_outgoing_webhook_service: the bot's service gets the new URL and payload
+ * format (its token stays), and the bot's owners and administrators get realm_bot update with
+ * the bot's services. A bot without a service (not an outgoing-webhook bot) is refused; Zulip
+ * fails there with a server error.
+ */
+async function doUpdateOutgoingWebhookService(deps: AppDeps, tx: Tx, bot: UserRow, baseUrl: string, serviceInterface: number): Promise<void> {
+  const service = await updateBotService(tx, bot.id, { base_url: baseUrl, interface: serviceInterface });
+  if (!service) throw new ApiError("This bot has no outgoing webhook service");
+  await publishBotUpdate(deps, tx, bot, { services: [{ base_url: service.base_url, interface: service.interface, token: service.token }] });
 }
 
 /** DELETE /bots/{bot_id}. */

@@ -37,7 +37,7 @@ export interface CreateBotInput {
 export const MAX_PAYLOAD_URL_LENGTH = 2000;
 
 /** An outgoing-webhook bot's URL: http(s), absolute (Zulip's check_url). */
-function checkPayloadUrl(raw: string | undefined): string {
+export function checkPayloadUrl(raw: string | undefined, name = "payload_url"): string {
   const url = raw?.trim() ?? "";
   let parsed: URL | null;
   try {
@@ -45,12 +45,12 @@ function checkPayloadUrl(raw: string | undefined): string {
   } catch {
     parsed = null;
   }
-  if (!parsed || !["http:", "https:"].includes(parsed.protocol)) throw new ApiError("payload_url is not a URL");
+  if (!parsed || !["http:", "https:"].includes(parsed.protocol)) throw new ApiError(`${name} is not a URL`);
   return url;
 }
 
 /** Zulip's outgoing-webhook payload formats: 1 generic, 2 Slack-compatible. */
-const INTERFACE_TYPES = [1, 2];
+export const INTERFACE_TYPES = [1, 2];
 
 async function checkBotCreationAllowed(tx: Tx, realm: RealmRow, actor: UserRow, botType: number): Promise<void> {
   if (!BOT_TYPES.includes(botType)) throw new ApiError("Invalid bot type");

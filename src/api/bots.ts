@@ -70,6 +70,8 @@ export const patchBot = endpoint({
     short_name: p.str().optional(),
     role: roleParam.optional(),
     bot_owner_id: p.json(v.int).optional(),
+    service_payload_url: p.str({ maxLength: MAX_PAYLOAD_URL_LENGTH }).optional(),
+    service_interface: p.int().default(1),
     ...defaultParams,
   },
   async handler(ctx, params) {
@@ -81,6 +83,9 @@ export const patchBot = endpoint({
       defaultSendingStream: params.default_sending_stream,
       defaultEventsRegisterStream: params.default_events_register_stream,
       defaultAllPublicStreams: params.default_all_public_streams,
+      // JSON-encoded in Zulip (check_url); the plain form is accepted too, as for payload_url.
+      servicePayloadUrl: params.service_payload_url === undefined ? undefined : unquoted(params.service_payload_url),
+      serviceInterface: params.service_interface,
     });
   },
 });

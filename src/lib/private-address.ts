@@ -4,7 +4,7 @@
  * IPv6 (with IPv4-mapped IPv6). Zulip sends outgoing webhooks through Smokescreen for the same
  * reason; Parley checks the resolved addresses itself (net.BlockList, Node's own matcher).
  */
-import { lookup } from "node:dns/promises";
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import { BlockList, isIP } from "node:net";
 
 const BLOCKED = new BlockList();
@@ -21,13 +21,47 @@ export function isPrivateAddress(address: string): boolean {
   return mapped ? BLOCKED.check(mapped[1] as string, "ipv4") : BLOCKED.check(address, "ipv6");
 }
 
-/** Whether any address the URL's host resolves to is private (an unresolvable host counts as not private: the call fails on its own). */
-export async function resolvesToPrivateAddress(url: string): Promise<boolean> {
-  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, "$1");
-  if (isIP(host)) return isPrivateAddress(host);
-  try {
-    return (await lookup(host, { all: true })).some((a) => isPrivateAddress(a.address));
-  } catch {
-    return false;
+/** A connection refused because its host name resolved to a private address. */
+export class PrivateAddressError extends Error {
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
+    super(`${host} resolves to the private address ${address}`);
+    this.name = "PrivateAddressError";
   }
+}
+
+/** Whether the URL names a private address literally (no DNS involved: connections skip the lookup). */
+export function isPrivateLiteral(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, "$1");
+  return isIP(host) !== 0 && isPrivateAddress(host);
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for a connection (net.connect's option, which undici's `connect.lookup` passes on)
+ * that refuses private addresses: the address checked is the one connected to, so a host name
+ * that answers a public address to a first lookup and a private one to the next (DNS rebinding)
+ * cannot slip through between a check and the connection. Any private answer refuses the host.
+ */
+export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, []);
+    const blocked = addresses.find((a) => isPrivateAddress(a.address));
+    if (blocked) return callback(new PrivateAddressError(hostname, blocked.address), []);
+    const first = addresses[0];
+    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), []);
+    if (options.all) return callback(null, addresses);
+    callback(null, first.address, first.family);
+  });
+}
+
+/** Whether an error (or one of its causes, as fetch wraps them) is a refused private address. */
+export function privateAddressCause(err: unknown): PrivateAddressError | null {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof PrivateAddressError) return e;
+  }
+  return null;
 }

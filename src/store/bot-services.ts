@@ -13,3 +13,11 @@ export async function getBotServices(tx: Tx, botIds: readonly number[]): Promise
   if (botIds.length === 0) return [];
   return tx.db.selectFrom("bot_services").selectAll().where("bot_id", "in", [...botIds]).orderBy("id").execute();
 }
+
+/** Changes an outgoing-webhook bot's service (its first: Zulip gives a bot one); null when it has none. */
+export async function updateBotService(tx: Tx, botId: number, changes: { base_url: string; interface: number }): Promise<BotServiceRow | null> {
+  const service = (await getBotServices(tx, [botId]))[0];
+  if (!service) return null;
+  await tx.db.updateTable("bot_services").set(changes).where("id", "=", service.id).execute();
+  return { ...service, ...changes };
+}

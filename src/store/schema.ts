@@ -404,6 +404,8 @@ export interface DB {
     claimed_until: number | null;
     claim_token: string | null;
   };
+  /** A user's OAuth token with a video call provider, e.g. "webex" (migration 0019, video-call-tokens.ts). */
+  video_call_tokens: { user_id: number; provider: string; token: string };
   /** Messages whose push notification a user's devices show (migration 0018). */
   active_push_notifications: { user_id: number; message_id: number };
   /** Bumped by triggers on every change of a users or realms row (migration 0006, auth-rows.ts). */

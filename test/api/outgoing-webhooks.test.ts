@@ -121,6 +121,20 @@ for (const kind of STORE_KINDS) {
       assert.equal(bot.id > 0, true);
     });
 
+    it("refuses a host name that resolves to loopback, checked in the connection itself (DNS rebinding)", async () => {
+      hook.handlers.set("/named", json({ content: "should not be reached" }));
+      const port = new URL(hook.url).port;
+      const res = await t.as("hamlet").post("/bots", { full_name: "Named Bot", short_name: "named", bot_type: 3, payload_url: `http://localhost:${port}/named` });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      t.deps.config.outgoingWebhookAllowPrivate = false;
+      await t.as("othello").post("/messages", { type: "stream", to: channelId, topic: "probe", content: "@**Named Bot** hi" });
+      await runner.idle();
+      assert.equal(hook.calls.length, 0);
+      const notices = eventsOf(t, "message").map((e) => String((e.event.message as { content: string }).content));
+      assert.ok(notices.some((c) => c.includes("Bot is unavailable")), JSON.stringify(notices));
+      assert.ok(notices.some((c) => /private network address \((127\.0\.0\.1|::1)\)/.test(c)), JSON.stringify(notices));
+    });
+
     it("answers direct messages to every participant, and stays quiet when no response is required", async () => {
       hook.handlers.set("/dm", json({ content: "got it" }));
       const bot = await makeBot("/dm");
@@ -191,6 +205,56 @@ for (const kind of STORE_KINDS) {
       assertError(await t.as("hamlet").post("/bots", { full_name: "No URL", short_name: "nourl", bot_type: 3 }), "payload_url is not a URL");
       assertError(await t.as("hamlet").post("/bots", { full_name: "Bad URL", short_name: "badurl", bot_type: 3, payload_url: "ftp://x" }), "payload_url is not a URL");
       assert.equal((await t.as("hamlet").post("/bots", { full_name: "Quoted", short_name: "quoted", bot_type: 3, payload_url: JSON.stringify(`${hook.url}/q`) })).status, 200);
+    });
+
+    it("PATCH /bots/{bot_id} moves the service to a new URL and payload format, with realm_bot update to the bot's owner", async () => {
+      hook.handlers.set("/old", json({ content: "old" }));
+      hook.handlers.set("/new", (_body, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ text: "new slack" })));
+      const bot = await makeBot("/old");
+      const queue = (await t.as("hamlet").post("/register", { event_types: ["realm_bot"] })).body.queue_id;
+
+      // Zulip's web app sends the URL JSON-encoded; the answer echoes the service parameters.
+      const res = await t.as("hamlet").patch(`/bots/${bot.id}`, { service_payload_url: JSON.stringify(`${hook.url}/new`), service_interface: 2 });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.service_payload_url, `${hook.url}/new`);
+      assert.equal(res.body.service_interface, 2);
+      assert.equal(res.body.config_data, null);
+      const events = (await t.as("hamlet").get("/events", { queue_id: queue, last_event_id: -1, dont_block: true })).body.events;
+      assert.deepEqual(events.map((e: Record<string, unknown>) => ({ type: e.type, op: e.op, bot: e.bot })), [
+        { type: "realm_bot", op: "update", bot: { user_id: bot.id, services: [{ base_url: `${hook.url}/new`, interface: 2, token: bot.token }] } },
+      ]);
+      const listed = (await t.as("hamlet").post("/register", { fetch_event_types: ["realm_bot"] })).body.realm_bots.find((b: { user_id: number }) => b.user_id === bot.id);
+      assert.deepEqual(listed.services, [{ base_url: `${hook.url}/new`, interface: 2, token: bot.token }]);
+
+      // The next mention goes to the new URL in the new format.
+      await t.as("othello").post("/messages", { type: "stream", to: channelId, topic: "moved", content: "@**Hook Bot** where are you" });
+      await runner.idle();
+      assert.deepEqual(hook.calls.map((c) => c.path), ["/new"]);
+      assert.equal(new URLSearchParams(hook.calls[0].body).get("token"), bot.token);
+      assert.match(messagesFrom(bot.id)[0].content, /new slack/);
+
+      // Without service_interface, the format is Zulip's default, generic (1); a plain URL is taken too.
+      const plain = await t.as("hamlet").patch(`/bots/${bot.id}`, { service_payload_url: `${hook.url}/old` });
+      assert.equal(plain.body.service_interface, 1);
+      // Other changes leave the service alone and answer service_payload_url null.
+      const renamed = await t.as("hamlet").patch(`/bots/${bot.id}`, { full_name: "Hook Bot 2" });
+      assert.equal(renamed.body.service_payload_url, null);
+      const after = (await t.as("hamlet").post("/register", { fetch_event_types: ["realm_bot"] })).body.realm_bots.find((b: { user_id: number }) => b.user_id === bot.id);
+      assert.deepEqual(after.services, [{ base_url: `${hook.url}/old`, interface: 1, token: bot.token }]);
+    });
+
+    it("PATCH /bots/{bot_id} refuses a bad URL or format, a bot without a service, and callers who neither own the bot nor administer", async () => {
+      const bot = await makeBot("/x");
+      assertError(await t.as("hamlet").patch(`/bots/${bot.id}`, { service_payload_url: JSON.stringify("ftp://x") }), "service_payload_url is not a URL");
+      assertError(await t.as("hamlet").patch(`/bots/${bot.id}`, { service_payload_url: JSON.stringify(`${hook.url}/y`), service_interface: 7 }), "Invalid interface type");
+      const generic = await t.as("hamlet").post("/bots", { full_name: "Plain Bot", short_name: "plain", bot_type: 1 });
+      assertError(await t.as("hamlet").patch(`/bots/${generic.body.user_id}`, { service_payload_url: JSON.stringify(`${hook.url}/y`) }), "This bot has no outgoing webhook service");
+      assertError(await t.as("othello").patch(`/bots/${bot.id}`, { service_payload_url: JSON.stringify(`${hook.url}/y`) }), "Insufficient permission");
+      assertError(await t.as("polonius").patch(`/bots/${bot.id}`, { service_payload_url: JSON.stringify(`${hook.url}/y`) }), "Not allowed for guest users");
+      // Nothing changed by the refusals; an administrator may change it.
+      const unchanged = (await t.as("hamlet").post("/register", { fetch_event_types: ["realm_bot"] })).body.realm_bots.find((b: { user_id: number }) => b.user_id === bot.id);
+      assert.equal(unchanged.services[0].base_url, `${hook.url}/x`);
+      assert.equal((await t.as("iago").patch(`/bots/${bot.id}`, { service_payload_url: JSON.stringify(`${hook.url}/z`) })).status, 200);
     });
   });
 }

@@ -254,6 +254,7 @@ export const ORG_HANDLERS: Record<string, Handler> = {
   muted_users: replace("muted_users", "muted_users"),
   navigation_view: onNavigationView,
   has_zoom_token: replace("has_zoom_token", "value"),
+  has_webex_token: replace("has_webex_token", "value"),
   user_settings: (state, e) => {
     if (e.op !== "update") inconsistent(e, "unknown user_settings op");
     state.user_settings[e.property] = e.value;

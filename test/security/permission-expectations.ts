@@ -66,6 +66,11 @@ const BOTS = authenticated({ guest: NOT_A_BOT, member: NOT_A_BOT, moderator: NOT
 /** The router's `admin` gate (require_realm_admin; spec §5.4 for the ones the spec shows). */
 const ADMINS = adminsOnly(NOT_ADMIN);
 const NO_BBB = refusal(400, "BAD_REQUEST", "BigBlueButton is not configured.");
+/** A provider the matrix's server has no settings for: Zulip's refusal, the same for every account. */
+const unconfigured = (provider: string) => {
+  const no = refusal(400, "BAD_REQUEST", `${provider} credentials have not been configured`);
+  return authenticated({ guest: no, member: no, moderator: no, admin: no, owner: no, bot: no });
+};
 /** The router's `owner` gate (require_realm_owner). */
 const NOT_OWNER = refusal(400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner");
 const OWNERS = authenticated({ guest: NOT_OWNER, member: NOT_OWNER, moderator: NOT_OWNER, admin: NOT_OWNER, owner: OK, bot: NOT_OWNER });
@@ -273,6 +278,9 @@ export const EXPECTATIONS: Readonly<Record<string, Row>> = {
   "GET /calls/bigbluebutton/create": authenticated({
     guest: NO_BBB, member: NO_BBB, moderator: NO_BBB, admin: NO_BBB, owner: NO_BBB, bot: NO_BBB,
   }),
+  "POST /calls/nextcloud_talk/create": unconfigured("Nextcloud Talk"),
+  "POST /calls/constructorgroups/create": unconfigured("Constructor Groups"),
+  "POST /calls/webex/create": unconfigured("Webex"),
 
   // Muting, navigation views and a user's channels are open to every account (zerver/views/
   // muted_users.py, navigation_views.py: no role checks); typing an edit needs only to be the

@@ -30,5 +30,8 @@ export const INTEGRATION_SAMPLES: Record<string, EndpointSample> = {
   },
   "POST /realm/test_welcome_bot_custom_message": { build: () => ({ params: { welcome_message_custom_text: "Read the **rules** first." } }) },
   "GET /calls/bigbluebutton/create": { build: () => ({ params: { meeting_name: "matrix" } }) },
+  "POST /calls/nextcloud_talk/create": { build: () => ({ params: { room_name: "matrix" } }) },
+  "POST /calls/constructorgroups/create": { build: () => ({}) },
+  "POST /calls/webex/create": { build: () => ({}) },
   "POST /bots/:bot_id/api_key/regenerate": { build: async ({ o }) => ({ path: { bot_id: (await o.bot("othello")).id } }) },
 };

@@ -8,7 +8,8 @@
  * notify_bot_owner do. Responses are read up to MAX_RESPONSE_BYTES.
  */
 import type { AppDeps } from "../../deps.js";
-import { resolvesToPrivateAddress } from "../../lib/private-address.js";
+import { Agent, fetch as undiciFetch } from "undici";
+import { isPrivateLiteral, privateAddressCause, publicOnlyLookup } from "../../lib/private-address.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { messageUrl } from "../../lib/topic-links.js";
 import { MESSAGE_TYPE } from "../../lib/present-message.js";
@@ -28,6 +29,8 @@ export const MAX_RETRIES = 3;
 /** Parley's bound on what it reads of a service's answer (docs/LIMITS.md). */
 export const MAX_RESPONSE_BYTES = 256 * 1024;
 const CLIENT = "OutgoingWebhookResponse";
+/** Connections whose host names may only resolve to public addresses (lib/private-address.ts). */
+const PUBLIC_ONLY = new Agent({ connect: { lookup: publicOnlyLookup } });
 const SLACK_INTERFACE = 2;
 
 /** What a finished attempt asks of the queue. */
@@ -158,23 +161,29 @@ export async function deliverOutgoingWebhook(deps: AppDeps, job: OutgoingWebhook
   const { body, contentType } = requestFor(c, service, job.trigger);
   const timeout = deps.config.outgoingWebhookTimeoutSeconds;
   // A bot's URL is chosen by whoever may create bots: never let it reach this network's private
-  // services unless the operator allows it (OUTGOING_WEBHOOK_ALLOW_PRIVATE).
-  if (!deps.config.outgoingWebhookAllowPrivate && (await resolvesToPrivateAddress(service.base_url))) {
-    await fail(c, "Bot is unavailable", `The bot's URL ${service.base_url} points to a private network address, which this server does not call.`);
-    return "done";
-  }
+  // services unless the operator allows it (OUTGOING_WEBHOOK_ALLOW_PRIVATE). Host names are
+  // checked inside the connection's own lookup, so the address checked is the one connected to.
+  const allowPrivate = deps.config.outgoingWebhookAllowPrivate;
+  const privateUrl = async (address: string) => {
+    await fail(c, "Bot is unavailable", `The bot's URL ${service.base_url} points to a private network address (${address}), which this server does not call.`);
+    return "done" as const;
+  };
+  if (!allowPrivate && isPrivateLiteral(service.base_url)) return privateUrl(new URL(service.base_url).hostname);
   let response: Response;
   let text: string;
   try {
-    response = await fetch(service.base_url, {
+    response = (await undiciFetch(service.base_url, {
       method: "POST",
       body,
       headers: { "content-type": contentType, "user-agent": "ZulipOutgoingWebhook/Parley" },
       redirect: "manual",
       signal: AbortSignal.timeout(timeout * 1000),
-    });
+      dispatcher: allowPrivate ? undefined : PUBLIC_ONLY,
+    })) as unknown as Response;
     text = await readBounded(response);
   } catch (err) {
+    const refused = privateAddressCause(err);
+    if (refused) return privateUrl(refused.address);
     if (err instanceof TooLarge) {
       await fail(c, "Invalid response format", err.message);
       return "done";

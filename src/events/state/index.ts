@@ -34,6 +34,7 @@ import {
 import { realmBotsState, realmUserState, userGroupsState } from "./people.js";
 import { realmState } from "./realm.js";
 import { legacyDisplaySettingsState, legacyNotificationSettingsState, realmUserDefaultsState, userSettingsState } from "./settings.js";
+import { getVideoCallToken } from "../../store/video-call-tokens.js";
 
 export interface StateContext {
   tx: Tx;
@@ -137,7 +138,8 @@ const SECTIONS: Record<string, Section> = {
   // The user's undelivered scheduled messages (FL 179) and reminders (FL 399), failed ones included.
   scheduled_messages: (c) => scheduledMessagesState(c.tx, c.user),
   reminders: (c) => remindersState(c.tx, c.user),
-  video_calls: () => ({ has_zoom_token: false }),
+  // Parley has no Zoom credentials; has_webex_token (FL 493): the user authorized Webex calls.
+  video_calls: async (c) => ({ has_zoom_token: false, has_webex_token: (await getVideoCallToken(c.tx, c.user.id, "webex")) !== null }),
   // No GIPHY API key: clients offer no GIF picker.
   giphy: () => ({ giphy_api_key: "" }),
   // Parley's search keeps every word.

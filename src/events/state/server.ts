@@ -33,15 +33,31 @@ export const GIPHY_RATING_OPTIONS = {
 export const DEFAULT_GIPHY_RATING = GIPHY_RATING_OPTIONS.g.id;
 
 /**
- * realm_available_video_chat_providers: the providers this server can offer (Zulip's ids). Jitsi
- * Meet needs nothing; BigBlueButton only when BIG_BLUE_BUTTON_URL/SECRET are set; Parley has no
- * Zoom credentials.
+ * Zulip's video call provider ids (Realm.VIDEO_CHAT_PROVIDERS): 2 was Google Hangouts, 3 and 5
+ * are Zoom's (Parley has no Zoom credentials).
  */
-export function videoChatProviders(config: { bigBlueButton: unknown }): Record<string, { name: string; id: number }> {
+export const VIDEO_CHAT_PROVIDER_IDS = { disabled: 0, jitsi_meet: 1, big_blue_button: 4, constructor_groups: 6, nextcloud_talk: 7, webex: 8 } as const;
+
+interface VideoCallSettings {
+  bigBlueButton: unknown;
+  nextcloudTalk: unknown;
+  constructorGroups: unknown;
+  webex: unknown;
+}
+
+/**
+ * realm_available_video_chat_providers: the providers this server can offer (Zulip's ids). Jitsi
+ * Meet needs nothing; each other provider only when its server settings are set (config.ts).
+ */
+export function videoChatProviders(config: VideoCallSettings): Record<string, { name: string; id: number }> {
+  const ids = VIDEO_CHAT_PROVIDER_IDS;
   return {
-    disabled: { name: "None", id: 0 },
-    jitsi_meet: { name: "Jitsi Meet", id: 1 },
-    ...(config.bigBlueButton ? { big_blue_button: { name: "BigBlueButton", id: 4 } } : {}),
+    disabled: { name: "None", id: ids.disabled },
+    jitsi_meet: { name: "Jitsi Meet", id: ids.jitsi_meet },
+    ...(config.bigBlueButton ? { big_blue_button: { name: "BigBlueButton", id: ids.big_blue_button } } : {}),
+    ...(config.constructorGroups ? { constructor_groups: { name: "Constructor Groups", id: ids.constructor_groups } } : {}),
+    ...(config.nextcloudTalk ? { nextcloud_talk: { name: "Nextcloud Talk", id: ids.nextcloud_talk } } : {}),
+    ...(config.webex ? { webex: { name: "Webex", id: ids.webex } } : {}),
   };
 }
 

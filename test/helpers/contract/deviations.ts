@@ -143,6 +143,7 @@ export const NEWER: Deviation[] = [
     change: { alternative: { enum: ["public", "full_with_consent", "full_without_consent"] } },
   },
   { kind: "newer", level: 481, why: "register's idle_queue_timeout_secs", target: REGISTER, change: { addProperties: { idle_queue_timeout_secs: int } } },
+  { kind: "newer", level: 493, why: "register's has_webex_token (API docs create-webex-video-call)", target: REGISTER, change: { addProperties: { has_webex_token: bool } } },
   ...fields("newer", "Zulip 12.0, after FL 435", "channel setting can_create_topic_group (zerver/models/streams.py)", CHANNEL_OBJECTS, {
     can_create_topic_group: groupSetting,
   }),

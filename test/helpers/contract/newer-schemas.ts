@@ -107,8 +107,11 @@ export const NEWER_OPERATIONS: Record<string, NewerOperation> = {
     }),
   },
   "PATCH /bots/:bot_id": {
-    source: "zerver/views/users.py patch_bot_backend: the bot's settings after the change, bot_owner when it has one",
-    schema: success({ full_name: str, bot_owner: str, ...botDefaults }, ["full_name", ...Object.keys(botDefaults)]),
+    source: "zerver/views/users.py patch_bot_backend: the bot's settings after the change, the service parameters as given, bot_owner when it has one",
+    schema: success(
+      { full_name: str, bot_owner: str, service_interface: int, service_payload_url: nullable(str), config_data: nullable({ type: "object", additionalProperties: str }), ...botDefaults },
+      ["full_name", "service_interface", "service_payload_url", "config_data", ...Object.keys(botDefaults)],
+    ),
   },
   "DELETE /bots/:bot_id": { source: "zerver/views/users.py deactivate_bot_backend", schema: success() },
   "PATCH /realm": {
@@ -153,6 +156,9 @@ export const NEWER_OPERATIONS: Record<string, NewerOperation> = {
   "POST /messages/:message_id/report": { source: "FL 382, API docs report-message; zerver/views/message_report.py", schema: success() },
   "GET /users/:user_id/channels": { source: "FL 440, API docs get-user-channels", schema: success({ subscribed_channel_ids: intList }) },
   "GET /thumbnail/status/:realm_id_str/*": { source: "FL 479, API docs check-thumbnail-status", schema: success({ has_thumbnail: bool }) },
+  "POST /calls/constructorgroups/create": { source: "FL 460, API docs create-constructor-groups-video-call", schema: success({ url: str }) },
+  "POST /calls/nextcloud_talk/create": { source: "FL 465, API docs create-nextcloud-talk-video-call", schema: success({ url: str }) },
+  "POST /calls/webex/create": { source: "FL 493, API docs create-webex-video-call", schema: success({ url: str }) },
 };
 
 /**
@@ -174,6 +180,10 @@ export interface NewerEvent {
 
 /** Event types (or ops of documented types) the document (FL 378) does not have. */
 export const NEWER_EVENTS: Record<string, NewerEvent> = {
+  has_webex_token: {
+    source: "FL 493, API docs create-webex-video-call (the has_webex_token event type); zerver/actions/video_calls.py",
+    ops: { "": event("has_webex_token", null, { value: bool }) },
+  },
   reminders: {
     source: "FL 399, API docs get-events#reminders-add",
     ops: {
