@@ -112,11 +112,12 @@ const USER_GROUP_SETTINGS = [
  * Not exported, on purpose: sessions, push_devices and client_devices (credentials of one server's
  * devices), invitations (links of this server), audit_log, realm_exports, row_versions and
  * deployment (this server's bookkeeping), pending_notifications and active_push_notifications
- * (emails and pushes this server owes or showed for its devices). A test checks every table is here or in EXPORT_TABLES.
+ * (emails and pushes this server owes or showed for its devices), digest_runs and user_message_queues
+ * (when this server queued digests, and where its processes hold event queues). A test checks every table is here or in EXPORT_TABLES.
  */
 export const NOT_EXPORTED: ReadonlySet<string> = new Set([
   "sessions", "push_devices", "client_devices", "invitations", "audit_log", "realm_exports", "row_versions", "deployment",
-  "pending_notifications", "active_push_notifications",
+  "pending_notifications", "active_push_notifications", "digest_runs", "user_message_queues",
 ]);
 
 export const EXPORT_TABLES: readonly ExportTable[] = [
