@@ -9,7 +9,7 @@ import { accessChannelById } from "../access/channels.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError, badValue, mustBeOwner } from "../errors.js";
 import { publishOnCommit, type ChatEvent } from "../events/bus.js";
-import { realmSetting, withRealmSetting } from "../lib/realm-settings.js";
+import { DEFAULT_DIGEST_WEEKDAY, realmSetting, withRealmSetting } from "../lib/realm-settings.js";
 import { parseRetentionDays } from "../policy/channel-settings.js";
 import { REALM_GROUP_SETTINGS } from "../policy/realm-group-settings.js";
 import { isOwner } from "../policy/roles.js";
@@ -50,13 +50,21 @@ export interface RealmSettingsInput {
   enable_read_receipts?: boolean;
   /** Kept in realms.settings (default ""): Welcome Bot's custom message to new users (FL 416). */
   welcome_message_custom_text?: string;
+  /** Kept in realms.settings (default false, Tuesday): weekly digest emails (actions/notifications/digest.ts). */
+  digest_emails_enabled?: boolean;
+  digest_weekday?: number;
   /** Group settings by name (can_invite_users_group, …). */
   groupSettings: ReadonlyMap<string, GroupSettingChange>;
 }
 
 type AnnouncementProperty = "new_stream_announcements_stream_id" | "signup_announcements_stream_id" | "moderation_request_channel_id";
 /** Settings kept in realms.settings, with their defaults. */
-const JSON_FLAGS: { readonly enable_read_receipts: boolean; readonly welcome_message_custom_text: string } = { enable_read_receipts: true, welcome_message_custom_text: "" };
+const JSON_FLAGS: {
+  readonly enable_read_receipts: boolean;
+  readonly welcome_message_custom_text: string;
+  readonly digest_emails_enabled: boolean;
+  readonly digest_weekday: number;
+} = { enable_read_receipts: true, welcome_message_custom_text: "", digest_emails_enabled: false, digest_weekday: DEFAULT_DIGEST_WEEKDAY };
 type JsonFlag = keyof typeof JSON_FLAGS;
 type ColumnProperty = Exclude<keyof RealmSettingsInput, "groupSettings" | AnnouncementProperty | JsonFlag>;
 
@@ -122,8 +130,8 @@ function realmEvent(property: string, value: unknown): ChatEvent {
 }
 
 /** A setting kept in realms.settings, or its default. */
-function jsonSetting(realm: RealmRow, name: JsonFlag): boolean | string {
-  return (realmSetting(realm, name) as boolean | string | undefined) ?? JSON_FLAGS[name];
+function jsonSetting(realm: RealmRow, name: JsonFlag): boolean | string | number {
+  return (realmSetting(realm, name) as boolean | string | number | undefined) ?? JSON_FLAGS[name];
 }
 
 /** A column's value as the API reports it (a realm without a retention period keeps messages forever: -1). */
@@ -168,7 +176,7 @@ export async function updateRealmSettings(deps: AppDeps, realmAtAuth: RealmRow, 
       if (stored !== currentValue(realm, name)) columns[name] = stored;
     }
     const announcements = await checkAnnouncementChannels(tx, realm, user, input);
-    const flags = (Object.keys(JSON_FLAGS) as JsonFlag[]).flatMap((name): Array<[JsonFlag, boolean | string]> => {
+    const flags = (Object.keys(JSON_FLAGS) as JsonFlag[]).flatMap((name): Array<[JsonFlag, boolean | string | number]> => {
       const value = input[name];
       return value !== undefined && value !== jsonSetting(realm, name) ? [[name, value]] : [];
     });

@@ -50,6 +50,15 @@ const scalarParams = {
   moderation_request_channel_id: p.int().optional(),
   enable_read_receipts: p.bool().optional(),
   welcome_message_custom_text: p.str({ maxLength: MAX_WELCOME_MESSAGE_LENGTH }).optional(),
+  digest_emails_enabled: p.bool().optional(),
+  // Zulip's digest_weekday: 0 (Monday) to 6 (Sunday).
+  digest_weekday: p
+    .int()
+    .check((day, name) => {
+      if (day < 0 || day > 6) throw invalidParam(`Invalid ${name}`);
+      return day;
+    })
+    .optional(),
 };
 
 export const updateRealm = endpoint({

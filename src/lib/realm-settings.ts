@@ -26,3 +26,12 @@ export function newChannelAnnouncementsChannelId(realm: Pick<RealmRow, "settings
 export function readReceiptsEnabled(realm: Pick<RealmRow, "settings">): boolean {
   return realmSetting(realm, "enable_read_receipts") !== false;
 }
+
+/** Zulip's default digest_weekday: Tuesday (0 is Monday). */
+export const DEFAULT_DIGEST_WEEKDAY = 1;
+
+/** The realm's digest settings (Zulip's defaults: off, Tuesday); actions/notifications/digest.ts. */
+export function digestSettingsOf(realm: Pick<RealmRow, "settings">): { enabled: boolean; weekday: number } {
+  const weekday = realmSetting(realm, "digest_weekday");
+  return { enabled: realmSetting(realm, "digest_emails_enabled") === true, weekday: typeof weekday === "number" ? weekday : DEFAULT_DIGEST_WEEKDAY };
+}

@@ -39,6 +39,7 @@ export function formatEml(message: MailMessage): string {
     `Subject: ${encodeHeader(message.subject)}`,
     `Date: ${message.date.toUTCString().replace("GMT", "+0000")}`,
     `Message-ID: ${messageIdOf(message)}`,
+    ...Object.entries(message.headers ?? {}).map(([name, value]) => `${name.replace(/[^A-Za-z0-9-]/g, "")}: ${encodeHeader(value)}`),
     "MIME-Version: 1.0",
   ];
   if (message.html === undefined) return `${headers.join("\r\n")}\r\n${base64Part("text/plain", message.text)}`;

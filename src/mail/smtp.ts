@@ -26,6 +26,7 @@ export class SmtpMailTransport implements MailTransport {
       html: message.html,
       date: message.date,
       messageId: message.messageKey ? messageIdOf(message) : undefined,
+      headers: message.headers,
     });
   }
 }

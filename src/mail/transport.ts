@@ -24,6 +24,8 @@ export interface MailMessage {
    * crash carries the same Message-ID, and the .eml transport overwrites the same file.
    */
   messageKey?: string;
+  /** Further headers (List-Unsubscribe and List-Unsubscribe-Post: notifications/unsubscribe-links.ts). */
+  headers?: Record<string, string>;
 }
 
 export interface MailTransport {

@@ -22,6 +22,7 @@ import { mutedUserLookup } from "./migrations/0016a_muted_user_lookup.js";
 import { integrations } from "./migrations/0017_integrations.js";
 import { pendingNotifications } from "./migrations/0018_pending_notifications.js";
 import { videoCallTokens } from "./migrations/0019_video_call_tokens.js";
+import { digestsQueueActivity } from "./migrations/0020_digests_queue_activity.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0017_integrations": integrations,
   "0018_pending_notifications": pendingNotifications,
   "0019_video_call_tokens": videoCallTokens,
+  "0020_digests_queue_activity": digestsQueueActivity,
 };
 
 /** Every migration's name, oldest first. */

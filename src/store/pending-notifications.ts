@@ -10,7 +10,10 @@ import type { Tx } from "./db.js";
 import type { DB } from "./schema.js";
 
 export type PendingNotificationRow = Selectable<DB["pending_notifications"]>;
-export type PendingKind = "email" | "push" | "remove";
+/** "digest": a weekly digest email (message_id holds the digest period, actions/notifications/digest.ts). */
+export type PendingKind = "email" | "push" | "remove" | "digest";
+/** The trigger of digest rows. */
+export const DIGEST_TRIGGER = "digest";
 
 export interface NewPendingNotification {
   user_id: number;

@@ -113,11 +113,13 @@ const USER_GROUP_SETTINGS = [
  * devices), invitations (links of this server), audit_log, realm_exports, row_versions and
  * deployment (this server's bookkeeping), pending_notifications and active_push_notifications
  * (emails and pushes this server owes or showed for its devices), video_call_tokens (users' OAuth
- * tokens with a video call provider, issued for this server's redirect URL; users authorize again). A test checks every table is here or in EXPORT_TABLES.
+ * tokens with a video call provider, issued for this server's redirect URL; users authorize again),
+ * digest_runs and user_message_queues (when this server queued digests, and where its processes hold
+ * event queues). A test checks every table is here or in EXPORT_TABLES.
  */
 export const NOT_EXPORTED: ReadonlySet<string> = new Set([
   "sessions", "push_devices", "client_devices", "invitations", "audit_log", "realm_exports", "row_versions", "deployment",
-  "pending_notifications", "active_push_notifications", "video_call_tokens",
+  "pending_notifications", "active_push_notifications", "video_call_tokens", "digest_runs", "user_message_queues",
 ]);
 
 export const EXPORT_TABLES: readonly ExportTable[] = [

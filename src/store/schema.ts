@@ -408,6 +408,10 @@ export interface DB {
   video_call_tokens: { user_id: number; provider: string; token: string };
   /** Messages whose push notification a user's devices show (migration 0018). */
   active_push_notifications: { user_id: number; message_id: number };
+  /** Digest periods queued per realm (migration 0020). */
+  digest_runs: { realm_id: number; period: number; created_at: number };
+  /** Until when a user may hold a message event queue on some process (migration 0020). */
+  user_message_queues: { user_id: number; until: number };
   /** Bumped by triggers on every change of a users or realms row (migration 0006, auth-rows.ts). */
   row_versions: { table_name: string; row_id: number; version: number };
   deployment: { id: string };

@@ -12,6 +12,7 @@ import { randomToken } from "../../lib/secrets.js";
 import { readTx, transaction } from "../../store/db.js";
 import { claimDueBatch, deleteClaimed, nextPendingTime, retryClaimed, type PendingNotificationRow } from "../../store/pending-notifications.js";
 import { RelayRejection } from "../push-bouncer.js";
+import { sendDigestBatch } from "./digest.js";
 import { sendEmailBatch } from "./send-email.js";
 import { sendPushBatch, sendRemoveBatch } from "./send-push.js";
 
@@ -31,6 +32,8 @@ function sendBatch(deps: AppDeps, rows: readonly PendingNotificationRow[]): Prom
       return sendEmailBatch(deps, rows);
     case "push":
       return sendPushBatch(deps, rows);
+    case "digest":
+      return sendDigestBatch(deps, rows);
     default:
       return sendRemoveBatch(deps, rows);
   }

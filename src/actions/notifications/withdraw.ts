@@ -9,6 +9,7 @@
 import type { AppDeps } from "../../deps.js";
 import { TRIGGER, type NotificationTrigger } from "../../policy/notifications.js";
 import type { Tx } from "../../store/db.js";
+import { DIGEST_TRIGGER } from "../../store/pending-notifications.js";
 import { deletePendingForUser, deletePendingWithTriggers, insertPendingNotifications, takeActivePushes, type PendingKind } from "../../store/pending-notifications.js";
 
 /** Messages just marked read by the user (`null`: all of them). */
@@ -21,7 +22,7 @@ export async function withdrawPushes(deps: AppDeps, tx: Tx, userId: number, mess
   tx.onCommit(() => deps.notifier?.wake(now));
 }
 
-const PERSONAL: NotificationTrigger[] = [
+const PERSONAL: string[] = [
   TRIGGER.DIRECT_MESSAGE, TRIGGER.MENTION, TRIGGER.TOPIC_WILDCARD_MENTION, TRIGGER.STREAM_WILDCARD_MENTION,
   TRIGGER.TOPIC_WILDCARD_MENTION_IN_FOLLOWED_TOPIC, TRIGGER.STREAM_WILDCARD_MENTION_IN_FOLLOWED_TOPIC,
 ];
@@ -29,7 +30,7 @@ const WILDCARDS: NotificationTrigger[] = [TRIGGER.TOPIC_WILDCARD_MENTION, TRIGGE
 const FOLLOWED_WILDCARDS: NotificationTrigger[] = [TRIGGER.TOPIC_WILDCARD_MENTION_IN_FOLLOWED_TOPIC, TRIGGER.STREAM_WILDCARD_MENTION_IN_FOLLOWED_TOPIC];
 
 /** Which pending rows each setting allowed, by the kinds it governs (policy/notifications.ts). */
-const ALLOWED_BY: Record<string, Array<[PendingKind, NotificationTrigger[]]>> = {
+const ALLOWED_BY: Record<string, Array<[PendingKind, readonly string[]]>> = {
   enable_offline_email_notifications: [["email", PERSONAL]],
   enable_offline_push_notifications: [["push", PERSONAL]],
   enable_stream_email_notifications: [["email", [TRIGGER.STREAM_EMAIL]]],
@@ -38,6 +39,7 @@ const ALLOWED_BY: Record<string, Array<[PendingKind, NotificationTrigger[]]>> = 
   enable_followed_topic_push_notifications: [["push", [TRIGGER.FOLLOWED_TOPIC_PUSH]]],
   wildcard_mentions_notify: [["email", WILDCARDS], ["push", WILDCARDS]],
   enable_followed_topic_wildcard_mentions_notify: [["email", FOLLOWED_WILDCARDS], ["push", FOLLOWED_WILDCARDS]],
+  enable_digest_emails: [["digest", [DIGEST_TRIGGER]]],
 };
 
 /**

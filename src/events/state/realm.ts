@@ -3,7 +3,7 @@
  * clients need (spec section 8, zulip-facts section c) and server constants (typing periods, …).
  */
 import type { AppDeps } from "../../deps.js";
-import { readReceiptsEnabled } from "../../lib/realm-settings.js";
+import { digestSettingsOf, readReceiptsEnabled } from "../../lib/realm-settings.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { EMPTY_TOPIC_DISPLAY_NAME, MAX_TOPIC_LENGTH } from "../../lib/topics.js";
 import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from "../../policy/channel-settings.js";
@@ -86,9 +86,8 @@ function serverFacts(deps: AppDeps, realm: RealmRow): Record<string, unknown> {
     realm_giphy_rating: DEFAULT_GIPHY_RATING,
     server_supported_permission_settings: supportedPermissionSettings(),
     server_can_summarize_topics: false,
-    // Parley sends no digest emails, nor message content in email, and never deletes realm data.
-    settings_send_digest_emails: false,
-    realm_digest_weekday: 1,
+    // Zulip's SEND_DIGEST_EMAILS: Parley sends them (actions/notifications/digest.ts). It never deletes realm data.
+    settings_send_digest_emails: true,
     realm_message_content_allowed_in_email_notifications: true,
     server_min_deactivated_realm_deletion_days: null,
     server_max_deactivated_realm_deletion_days: null,
@@ -166,7 +165,8 @@ export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promis
     realm_upload_quota_mib: deps.config.uploadQuotaMib,
     realm_video_chat_provider: 1,
     realm_is_zephyr_mirror_realm: false,
-    realm_digest_emails_enabled: false,
+    realm_digest_emails_enabled: digestSettingsOf(realm).enabled,
+    realm_digest_weekday: digestSettingsOf(realm).weekday,
     realm_send_welcome_emails: true,
     server_web_public_streams_enabled: deps.config.webPublicStreamsEnabled,
     server_inline_image_preview: true,
