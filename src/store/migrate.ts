@@ -21,6 +21,7 @@ import { navigationViews } from "./migrations/0016_navigation_views.js";
 import { mutedUserLookup } from "./migrations/0016a_muted_user_lookup.js";
 import { integrations } from "./migrations/0017_integrations.js";
 import { pendingNotifications } from "./migrations/0018_pending_notifications.js";
+import { realmUuid } from "./migrations/0022_realm_uuid.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0016a_muted_user_lookup": mutedUserLookup,
   "0017_integrations": integrations,
   "0018_pending_notifications": pendingNotifications,
+  "0022_realm_uuid": realmUuid,
 };
 
 /** Every migration's name, oldest first. */

@@ -138,8 +138,8 @@ const SECTIONS: Record<string, Section> = {
   scheduled_messages: (c) => scheduledMessagesState(c.tx, c.user),
   reminders: (c) => remindersState(c.tx, c.user),
   video_calls: () => ({ has_zoom_token: false }),
-  // No GIPHY API key: clients offer no GIF picker.
-  giphy: () => ({ giphy_api_key: "" }),
+  // No GIF provider keys (GIPHY; Tenor, FL 442; KLIPY, FL 486): clients offer no GIF picker.
+  giphy: () => ({ giphy_api_key: "", tenor_api_key: "", klipy_api_key: "" }),
   // Parley's search keeps every word.
   stop_words: () => ({ stop_words: [] }),
   realm_domains: (c) => realmDomainsState(c.tx, c.realm),
