@@ -8,7 +8,7 @@ import { accessChannelForAdministration } from "../access/channels.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
-import { realmSetting, withRealmSetting } from "../lib/realm-settings.js";
+import { realmSetting, sendsChannelEventMessages, withRealmSetting } from "../lib/realm-settings.js";
 import { getChannelById, updateChannel } from "../store/channels.js";
 import { getActiveRealmUsers } from "../store/channel-audience.js";
 import type { Tx } from "../store/db.js";
@@ -66,8 +66,9 @@ export async function sendUnarchiveNotice(deps: AppDeps, tx: Tx, realm: RealmRow
 }
 
 /**
- * A notice about the channel, in its "channel events" topic. The #channel link renders as a
- * subscriber sees it: an administrator may archive a private channel they are not subscribed to.
+ * A notice about the channel, in its "channel events" topic, unless the realm turned such notices
+ * off (send_channel_events_messages, FL 434). The #channel link renders as a subscriber sees it:
+ * an administrator may archive a private channel they are not subscribed to.
  */
 async function sendChannelStateNotice(
   deps: AppDeps,
@@ -78,6 +79,7 @@ async function sendChannelStateNotice(
   content: string,
   opts: Pick<NoticeOptions, "readByEveryone" | "archivedChannelNotice">,
 ): Promise<void> {
+  if (!sendsChannelEventMessages(realm)) return;
   const subscribers = await getSubscriberIds(tx, channel.recipient_id as number);
   const renderAsUserId = subscribers.includes(user.id) ? undefined : subscribers[0];
   await sendChannelNotice(deps, tx, realm, channel, CHANNEL_EVENTS_TOPIC, content, { actingUser: user, renderAsUserId, ...opts });

@@ -9,7 +9,7 @@ import { accessChannelById } from "../access/channels.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError, badValue, mustBeOwner } from "../errors.js";
 import { publishOnCommit, type ChatEvent } from "../events/bus.js";
-import { DEFAULT_DIGEST_WEEKDAY, realmSetting, withRealmSetting } from "../lib/realm-settings.js";
+import { REALM_JSON_SETTING_DEFAULTS, realmSetting, withRealmSetting } from "../lib/realm-settings.js";
 import { parseRetentionDays } from "../policy/channel-settings.js";
 import { REALM_GROUP_SETTINGS } from "../policy/realm-group-settings.js";
 import { isOwner } from "../policy/roles.js";
@@ -53,19 +53,25 @@ export interface RealmSettingsInput {
   /** Kept in realms.settings (default false, Tuesday): weekly digest emails (actions/notifications/digest.ts). */
   digest_emails_enabled?: boolean;
   digest_weekday?: number;
+  /** Kept in realms.settings: the size of image and video previews, in percent (FL 469). */
+  media_preview_size?: number;
+  /** Kept in realms.settings: the avatar new users start with, "G" (Gravatar) or "J" (Jdenticon; FL 456). */
+  default_avatar_source?: string;
+  /** Kept in realms.settings: whether Notification Bot posts about channel changes (FL 434). */
+  send_channel_events_messages?: boolean;
+  /** Kept in realms.settings: whether pushes carry message content only end-to-end encrypted (FL 409). */
+  require_e2ee_push_notifications?: boolean;
+  /** Kept in realms.settings: the GIF rating clients may offer (FL 453, formerly giphy_rating). */
+  gif_rating_policy?: number;
   /** Group settings by name (can_invite_users_group, …). */
   groupSettings: ReadonlyMap<string, GroupSettingChange>;
 }
 
 type AnnouncementProperty = "new_stream_announcements_stream_id" | "signup_announcements_stream_id" | "moderation_request_channel_id";
-/** Settings kept in realms.settings, with their defaults. */
-const JSON_FLAGS: {
-  readonly enable_read_receipts: boolean;
-  readonly welcome_message_custom_text: string;
-  readonly digest_emails_enabled: boolean;
-  readonly digest_weekday: number;
-} = { enable_read_receipts: true, welcome_message_custom_text: "", digest_emails_enabled: false, digest_weekday: DEFAULT_DIGEST_WEEKDAY };
+/** Settings kept in realms.settings, with their defaults (lib/realm-settings.ts). */
+const JSON_FLAGS = REALM_JSON_SETTING_DEFAULTS;
 type JsonFlag = keyof typeof JSON_FLAGS;
+type JsonValue = boolean | string | number;
 type ColumnProperty = Exclude<keyof RealmSettingsInput, "groupSettings" | AnnouncementProperty | JsonFlag>;
 
 /** Settings stored in realms columns of the same name. */
@@ -93,6 +99,8 @@ const TIME_LIMITS: ReadonlySet<string> = new Set([
   "move_messages_within_stream_limit_seconds",
   "move_messages_between_streams_limit_seconds",
 ]);
+/** Free texts Zulip's update_realm answers with "updated" instead of the value. */
+const UPDATED_TEXTS: ReadonlySet<string> = new Set(["name", "description", "welcome_message_custom_text"]);
 const ANNOUNCEMENT_CHANNELS: readonly AnnouncementProperty[] = ["new_stream_announcements_stream_id", "signup_announcements_stream_id", "moderation_request_channel_id"];
 
 /** Zulip's parse_message_time_limit_setting: "unlimited" is null, otherwise a positive number of seconds. */
@@ -130,8 +138,8 @@ function realmEvent(property: string, value: unknown): ChatEvent {
 }
 
 /** A setting kept in realms.settings, or its default. */
-function jsonSetting(realm: RealmRow, name: JsonFlag): boolean | string | number {
-  return (realmSetting(realm, name) as boolean | string | number | undefined) ?? JSON_FLAGS[name];
+function jsonSetting(realm: RealmRow, name: JsonFlag): JsonValue {
+  return (realmSetting(realm, name) as JsonValue | undefined) ?? JSON_FLAGS[name];
 }
 
 /** A column's value as the API reports it (a realm without a retention period keeps messages forever: -1). */
@@ -176,7 +184,7 @@ export async function updateRealmSettings(deps: AppDeps, realmAtAuth: RealmRow, 
       if (stored !== currentValue(realm, name)) columns[name] = stored;
     }
     const announcements = await checkAnnouncementChannels(tx, realm, user, input);
-    const flags = (Object.keys(JSON_FLAGS) as JsonFlag[]).flatMap((name): Array<[JsonFlag, boolean | string | number]> => {
+    const flags = (Object.keys(JSON_FLAGS) as JsonFlag[]).flatMap((name): Array<[JsonFlag, JsonValue]> => {
       const value = input[name];
       return value !== undefined && value !== jsonSetting(realm, name) ? [[name, value]] : [];
     });
@@ -194,7 +202,7 @@ export async function updateRealmSettings(deps: AppDeps, realmAtAuth: RealmRow, 
       const old = property in columns ? currentValue(realm, property) : property in JSON_FLAGS ? jsonSetting(realm, property as JsonFlag) : (realmSetting(realm, property) ?? -1);
       await insertAuditLog(tx, { realm_id: realm.id, event_type: "realm_property_changed", event_time: now, acting_user_id: user.id, extra_data: { property, old_value: old, new_value: value } });
       publishOnCommit(tx, deps.events, realmEvent(property, value), audience);
-      data[property] = typeof value === "string" && property !== "topics_policy" ? "updated" : value;
+      data[property] = UPDATED_TEXTS.has(property) ? "updated" : value;
     }
     if ("waiting_period_threshold" in columns) await doSyncFullMembers(deps, tx, { ...realm, ...columns } as RealmRow);
     return data;

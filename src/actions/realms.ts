@@ -3,6 +3,7 @@
  * (zulip-facts section g), the realm-level group settings pointing at them, the realm's
  * user-settings defaults, and its owner account.
  */
+import { randomUUID } from "node:crypto";
 import { ApiError } from "../errors.js";
 import type { Store, Tx } from "../store/db.js";
 import { transaction } from "../store/db.js";
@@ -74,7 +75,8 @@ export async function checkCreateRealm(
   if (name === "" || [...name].length > 40) throw new ApiError("Organization name must be 1 to 40 characters.");
   return transaction(store, async (tx) => {
     if (await getRealmBySubdomain(tx, subdomain)) throw new ApiError("Subdomain is already in use.");
-    const realmId = await insertRealm(tx, { string_id: subdomain, name, date_created: now });
+    // A stable identifier (register's realm_uuid, FL 466); migration 0022 gave older realms theirs.
+    const realmId = await insertRealm(tx, { string_id: subdomain, name, date_created: now, settings: JSON.stringify({ uuid: randomUUID() }) });
     const groups = await createSystemGroups(tx, realmId, now);
     const settings: RealmUpdate = {};
     for (const [column, group] of Object.entries(REALM_GROUP_SETTING_DEFAULTS)) {

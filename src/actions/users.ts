@@ -5,6 +5,7 @@
  * touch existing users). A new user whose default email visibility is not "everyone" gets the
  * placeholder API email at once (policy/email-visibility).
  */
+import { realmJsonSetting } from "../lib/realm-settings.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { mergeSettings } from "../lib/user-settings.js";
@@ -99,6 +100,8 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: NewUserInput,
     default_sending_channel_id: null,
     default_events_register_channel_id: null,
     settings: await getRealmUserDefaults(tx, realm.id),
+    // The realm's default_avatar_source (FL 456): Gravatar ("G") or a Jdenticon-style image ("J").
+    avatar_source: realmJsonSetting(realm, "default_avatar_source"),
   });
   const visibility = await defaultEmailVisibility(tx, realm);
   if (input.botType == null && visibility !== EMAIL_VISIBILITY.EVERYONE && input.emailDomain !== undefined) {

@@ -10,6 +10,14 @@ import { jsonOrString, retentionParam, retentionValue } from "./channel-params.j
 import { endpoint } from "../http/endpoint.js";
 import { p, type ParamSpec, type ParsedParams } from "../http/params.js";
 import { REALM_GROUP_SETTINGS } from "../policy/realm-group-settings.js";
+import { GIF_RATING_POLICY_OPTIONS } from "../lib/realm-settings.js";
+
+/**
+ * media_preview_size (FL 469) is a percentage of the clients' default preview size (the web app
+ * scales its 10em by it). Zulip's own bounds were not in the sources read; Parley takes 50–300.
+ */
+const MIN_MEDIA_PREVIEW_SIZE = 50;
+const MAX_MEDIA_PREVIEW_SIZE = 300;
 
 /** An integer, or a special name ("unlimited"), as JSON text or bare; the action checks the value. */
 const intOrName = () => p.str().optional();
@@ -57,6 +65,23 @@ const scalarParams = {
     .check((day, name) => {
       if (day < 0 || day > 6) throw invalidParam(`Invalid ${name}`);
       return day;
+    })
+    .optional(),
+  media_preview_size: p
+    .int()
+    .check((size, name) => {
+      if (size < MIN_MEDIA_PREVIEW_SIZE || size > MAX_MEDIA_PREVIEW_SIZE) throw invalidParam(`Invalid ${name}`);
+      return size;
+    })
+    .optional(),
+  default_avatar_source: p.oneOf(["G", "J"]).optional(),
+  send_channel_events_messages: p.bool().optional(),
+  require_e2ee_push_notifications: p.bool().optional(),
+  gif_rating_policy: p
+    .int()
+    .check((id, name) => {
+      if (!Object.values(GIF_RATING_POLICY_OPTIONS).some((o) => o.id === id)) throw invalidParam(`Invalid ${name}`);
+      return id;
     })
     .optional(),
 };

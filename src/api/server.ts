@@ -26,6 +26,8 @@ export const getServerSettings = endpoint({
         google: false,
         saml: false,
         "openid connect": false,
+        // Discord login (FL 488): Parley has no external authentication.
+        discord: false,
       },
       external_authentication_methods: [],
       zulip_feature_level: ZULIP_FEATURE_LEVEL,

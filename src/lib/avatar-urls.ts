@@ -58,7 +58,8 @@ export const INACCESSIBLE_USER_AVATAR_PATH = "/static/images/unknown-user-avatar
  */
 export function avatarUrl(user: AvatarUser, view: AvatarView, medium = false): string | null {
   if (user.avatar_source === "U") return `/user_avatars/${user.realm_id}/${user.id}${medium ? "-medium" : ""}.png?version=${user.avatar_version}`;
-  if (!view.gravatar) return `${defaultAvatarPath(user.realm_id, user.id, medium)}?version=${user.avatar_version}`;
+  // "J" (FL 456/466): a generated image instead of Gravatar, whatever the server's Gravatar setting.
+  if (!view.gravatar || user.avatar_source === "J") return `${defaultAvatarPath(user.realm_id, user.id, medium)}?version=${user.avatar_version}`;
   return view.clientGravatar && view.viewerSeesEmail ? null : gravatarUrl(user.delivery_email, user.avatar_version, medium);
 }
 

@@ -7,7 +7,10 @@ export const BOOLEAN_USER_SETTINGS = [
   "starred_message_counts", "receives_typing_notifications", "web_suggest_update_timezone",
   "fluid_layout_width", "high_contrast_mode", "enable_drafts_synchronization", "translate_emoticons",
   "display_emoji_reaction_users", "web_escape_navigates_to_home_view", "left_side_userlist",
-  "hide_ai_features", "web_inbox_show_channel_folders", "enable_stream_desktop_notifications",
+  "hide_ai_features", "web_inbox_show_channel_folders",
+  // The left sidebar's unread-count summary (FL 398) and its channel folders (FL 411).
+  "web_left_sidebar_unreads_count_summary", "web_left_sidebar_show_channel_folders",
+  "enable_stream_desktop_notifications",
   "enable_stream_email_notifications", "enable_stream_push_notifications",
   "enable_stream_audible_notifications", "enable_desktop_notifications", "enable_sounds",
   "enable_followed_topic_desktop_notifications", "enable_followed_topic_email_notifications",
@@ -74,7 +77,8 @@ export type UserSettings = Record<string, boolean | number | string>;
 const TRUE_BY_DEFAULT = new Set([
   "starred_message_counts", "receives_typing_notifications", "web_suggest_update_timezone",
   "enable_drafts_synchronization", "display_emoji_reaction_users", "web_escape_navigates_to_home_view",
-  "web_inbox_show_channel_folders", "enable_desktop_notifications",
+  "web_inbox_show_channel_folders", "web_left_sidebar_unreads_count_summary",
+  "web_left_sidebar_show_channel_folders", "enable_desktop_notifications",
   "enable_sounds", "enable_followed_topic_desktop_notifications", "enable_followed_topic_email_notifications",
   "enable_followed_topic_push_notifications", "enable_followed_topic_audible_notifications",
   "enable_offline_email_notifications", "enable_offline_push_notifications", "enable_online_push_notifications",

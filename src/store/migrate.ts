@@ -23,6 +23,7 @@ import { integrations } from "./migrations/0017_integrations.js";
 import { pendingNotifications } from "./migrations/0018_pending_notifications.js";
 import { videoCallTokens } from "./migrations/0019_video_call_tokens.js";
 import { digestsQueueActivity } from "./migrations/0020_digests_queue_activity.js";
+import { realmUuid } from "./migrations/0022_realm_uuid.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0018_pending_notifications": pendingNotifications,
   "0019_video_call_tokens": videoCallTokens,
   "0020_digests_queue_activity": digestsQueueActivity,
+  "0022_realm_uuid": realmUuid,
 };
 
 /** Every migration's name, oldest first. */

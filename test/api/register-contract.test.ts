@@ -27,7 +27,14 @@ const NEWER_KEYS: Record<string, string[]> = {
     "realm_welcome_message_custom_text", // FL 416
     "max_reminder_note_length", // reminder notes (FL 415)
     "realm_owner_full_content_access", // owners' access to private content, full exports without consent (FL 438)
+    "gif_rating_policy_options", "realm_gif_rating_policy", // the GIPHY rating's new names (FL 442, 453)
+    "realm_media_preview_size", // FL 469
+    "realm_default_avatar_source", // FL 456
+    "realm_send_channel_events_messages", // FL 434
+    "realm_require_e2ee_push_notifications", // FL 409
+    "realm_uuid", // FL 466
   ],
+  giphy: ["tenor_api_key", "klipy_api_key"], // GIF providers beside GIPHY (FL 442, 486)
   reminders: ["reminders"], // message reminders (FL 399)
   channel_folder: ["channel_folders"], // FL 389
   navigation_view: ["navigation_views"], // navigation views (Zulip 11.x)
@@ -42,6 +49,8 @@ const NOT_SENT: Record<string, string> = {
   can_subscribe_other_users: "no longer sent by Zulip's register (its events.py after FL 378); can_add_subscribers_group replaced it",
   demo_organization_scheduled_deletion_date: "present only for demo organizations, which Parley does not have",
   receives_typing_notifications: "a user setting, sent inside user_settings as Zulip does",
+  giphy_rating_options: "renamed gif_rating_options at FL 442 and gif_rating_policy_options at FL 453; Zulip sends only the new name",
+  realm_giphy_rating: "renamed realm_gif_rating_policy at FL 453; Zulip sends only the new name",
 };
 
 /** Documented keys without a "Present if" line, by the event type that fetches them. */
@@ -53,7 +62,10 @@ const NEWER_FIELDS: Record<string, string[]> = {
     "folder_id", "subscriber_count", "can_create_topic_group", "can_delete_any_message_group", "can_delete_own_message_group",
     "can_move_messages_out_of_channel_group", "can_move_messages_within_channel_group", "can_resolve_topics_group",
   ],
-  "/user_settings": ["web_inbox_show_channel_folders", "resolved_topic_notice_auto_read_policy"],
+  "/user_settings": [
+    "web_inbox_show_channel_folders", "resolved_topic_notice_auto_read_policy",
+    "web_left_sidebar_unreads_count_summary", "web_left_sidebar_show_channel_folders", // FL 398, 411
+  ],
   // Zulip's user objects carry is_imported_stub (its own tests' expected user dicts).
   "/realm_users/*": ["is_imported_stub"],
 };

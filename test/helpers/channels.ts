@@ -31,8 +31,10 @@ export async function setRealmSetting(t: TestRealm, key: string, value: unknown)
   await setRealm(t, { settings: JSON.stringify({ ...JSON.parse(realm!.settings), [key]: value }) });
 }
 
+/** The realm's settings JSON, without the uuid every realm has from creation (FL 466). */
 export async function realmSettings(t: TestRealm): Promise<Record<string, unknown>> {
-  return JSON.parse((await getRealmById(readTx(t.deps.store), t.realmId))!.settings);
+  const { uuid: _uuid, ...settings } = JSON.parse((await getRealmById(readTx(t.deps.store), t.realmId))!.settings) as Record<string, unknown>;
+  return settings;
 }
 
 export async function addFolder(t: TestRealm, name: string, archived = false): Promise<number> {

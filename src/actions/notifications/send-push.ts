@@ -9,6 +9,7 @@ import { fullAvatarUrl } from "../../lib/avatar-urls.js";
 import { FLAG_BITS } from "../../lib/flags.js";
 import { MESSAGE_TYPE } from "../../lib/present-message.js";
 import { realmUrl } from "../../lib/realm-url.js";
+import { requiresE2eePush } from "../../lib/realm-settings.js";
 import { TRIGGER } from "../../policy/notifications.js";
 import { getChannelsByRecipientIds, getRecipientMembers } from "../../store/channels.js";
 import { listClientDevices } from "../../store/client-devices.js";
@@ -21,6 +22,9 @@ import type { MessageRow, RealmRow, UserRow } from "../../store/types.js";
 import { getRealmIdOfUser, getUserById, getUsersByIds } from "../../store/users.js";
 import { e2eeTargets, notifyE2eeDevices, notifyLegacyDevices } from "../push-bouncer.js";
 import { e2eeMessagePayload, e2eeRemovePayload, legacyMessagePayloads, legacyRemovePayloads, type PushIdentity, type PushMessage } from "./push-payloads.js";
+
+/** What a push without content says instead (Zulip's redacted push content). */
+const REDACTED_CONTENT = "<p>New message</p>";
 
 interface Recipient {
   realm: RealmRow;
@@ -76,7 +80,9 @@ export async function sendPushBatch(deps: AppDeps, rows: readonly PendingNotific
   for (const m of messages) {
     const { message, groupNames } = await pushMessageOf(deps, tx, r, m);
     await notifyE2eeDevices(deps.config, r.who.realmUrl, devices.e2ee, e2eeMessagePayload(r.who, message));
-    await notifyLegacyDevices(deps.config, userId, devices.legacy, { ...legacyMessagePayloads(r.who, message, mentioned.has(m.id), groupNames) });
+    // require_e2ee_push_notifications (FL 409): devices without E2EE get no message content.
+    const legacy = requiresE2eePush(r.realm) ? { ...message, renderedContent: REDACTED_CONTENT } : message;
+    await notifyLegacyDevices(deps.config, userId, devices.legacy, { ...legacyMessagePayloads(r.who, legacy, mentioned.has(m.id), groupNames) });
   }
   await transaction(deps.store, (t) => addActivePushes(t, userId, messages.map((m) => m.id)));
 }

@@ -140,8 +140,8 @@ const SECTIONS: Record<string, Section> = {
   reminders: (c) => remindersState(c.tx, c.user),
   // Parley has no Zoom credentials; has_webex_token (FL 493): the user authorized Webex calls.
   video_calls: async (c) => ({ has_zoom_token: false, has_webex_token: (await getVideoCallToken(c.tx, c.user.id, "webex")) !== null }),
-  // No GIPHY API key: clients offer no GIF picker.
-  giphy: () => ({ giphy_api_key: "" }),
+  // No GIF provider keys (GIPHY; Tenor, FL 442; KLIPY, FL 486): clients offer no GIF picker.
+  giphy: () => ({ giphy_api_key: "", tenor_api_key: "", klipy_api_key: "" }),
   // Parley's search keeps every word.
   stop_words: () => ({ stop_words: [] }),
   realm_domains: (c) => realmDomainsState(c.tx, c.realm),

@@ -3,7 +3,7 @@
  * clients need (spec section 8, zulip-facts section c) and server constants (typing periods, …).
  */
 import type { AppDeps } from "../../deps.js";
-import { digestSettingsOf, readReceiptsEnabled } from "../../lib/realm-settings.js";
+import { digestSettingsOf, GIF_RATING_POLICY_OPTIONS, readReceiptsEnabled, realmJsonSetting, realmUuid } from "../../lib/realm-settings.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { EMPTY_TOPIC_DISPLAY_NAME, MAX_TOPIC_LENGTH } from "../../lib/topics.js";
 import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from "../../policy/channel-settings.js";
@@ -11,7 +11,7 @@ import type { Tx } from "../../store/db.js";
 import { getGroupSettingValues, getGroupsByIds } from "../../store/groups.js";
 import { realmIconUrl } from "../../lib/avatar-urls.js";
 import { serverEmojiDataUrl } from "../../lib/server-emoji-data.js";
-import { DEFAULT_GIPHY_RATING, GIPHY_RATING_OPTIONS, defaultExternalAccounts, videoChatProviders, supportedPermissionSettings } from "./server.js";
+import { defaultExternalAccounts, videoChatProviders, supportedPermissionSettings } from "./server.js";
 import type { RealmRow } from "../../store/types.js";
 import { MAX_MESSAGE_LENGTH } from "../../actions/send-message.js";
 import { MAX_REMINDER_NOTE_LENGTH } from "../../actions/reminder-content.js";
@@ -82,8 +82,8 @@ function serverFacts(deps: AppDeps, realm: RealmRow): Record<string, unknown> {
     server_emoji_data_url: serverEmojiDataUrl(realmUrl(deps.config.externalHost, realm.string_id)),
     realm_default_external_accounts: defaultExternalAccounts(),
     realm_available_video_chat_providers: videoChatProviders(deps.config),
-    giphy_rating_options: GIPHY_RATING_OPTIONS,
-    realm_giphy_rating: DEFAULT_GIPHY_RATING,
+    // FL 442 and 453 renamed giphy_rating_options and realm_giphy_rating; Zulip sends only the new names.
+    gif_rating_policy_options: GIF_RATING_POLICY_OPTIONS,
     server_supported_permission_settings: supportedPermissionSettings(),
     server_can_summarize_topics: false,
     // Zulip's SEND_DIGEST_EMAILS: Parley sends them (actions/notifications/digest.ts). It never deletes realm data.
@@ -156,6 +156,13 @@ export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promis
     realm_inline_image_preview: true,
     realm_inline_url_embed_preview: false,
     realm_enable_read_receipts: readReceiptsEnabled(realm),
+    realm_gif_rating_policy: realmJsonSetting(realm, "gif_rating_policy"),
+    realm_media_preview_size: realmJsonSetting(realm, "media_preview_size"),
+    realm_default_avatar_source: realmJsonSetting(realm, "default_avatar_source"),
+    realm_send_channel_events_messages: realmJsonSetting(realm, "send_channel_events_messages"),
+    realm_require_e2ee_push_notifications: realmJsonSetting(realm, "require_e2ee_push_notifications"),
+    // A stable identifier of the organization (FL 466), unlike its URL.
+    realm_uuid: realmUuid(realm),
     realm_enable_guest_user_indicator: true,
     realm_require_unique_names: false,
     realm_name_changes_disabled: false,

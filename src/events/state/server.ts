@@ -1,7 +1,7 @@
 /**
  * Facts about the server that POST /register reports with the `realm` section and that no realm
  * setting changes (zerver/lib/events.py fetch_initial_state_data): default external-account
- * types, GIPHY ratings, video call providers, and how each group-permission setting may be set.
+ * types, video call providers, and how each group-permission setting may be set.
  */
 import { DEFAULT_EXTERNAL_ACCOUNTS } from "../../policy/profile-fields.js";
 import { CHANNEL_GROUP_SETTINGS } from "../../policy/channel-settings.js";
@@ -16,21 +16,6 @@ export function defaultExternalAccounts(): Record<string, Record<string, string>
   );
 }
 
-/**
- * giphy_rating_options: Zulip's Realm.GIPHY_RATING_OPTIONS. Parley has no GIPHY API key
- * (giphy_api_key is ""), so clients offer no GIF picker; the realm setting still has its values.
- */
-export const GIPHY_RATING_OPTIONS = {
-  disabled: { name: "GIPHY integration disabled", id: 0 },
-  y: { name: "Allow GIFs rated Y (Very young audience)", id: 1 },
-  g: { name: "Allow GIFs rated G (General audience)", id: 2 },
-  pg: { name: "Allow GIFs rated PG (Parental guidance)", id: 3 },
-  "pg-13": { name: "Allow GIFs rated PG-13 (Parental guidance - under 13)", id: 4 },
-  r: { name: "Allow GIFs rated R (Restricted)", id: 5 },
-};
-
-/** realm_giphy_rating: Zulip's default, G. */
-export const DEFAULT_GIPHY_RATING = GIPHY_RATING_OPTIONS.g.id;
 
 /**
  * Zulip's video call provider ids (Realm.VIDEO_CHAT_PROVIDERS): 2 was Google Hangouts, 3 and 5

@@ -142,6 +142,28 @@ export const NEWER: Deviation[] = [
     target: { component: "RealmExport", at: "properties/export_type" },
     change: { alternative: { enum: ["public", "full_with_consent", "full_without_consent"] } },
   },
+  ...fields("newer", 398, "web_left_sidebar_unreads_count_summary user setting", SETTINGS_OBJECTS, { web_left_sidebar_unreads_count_summary: bool }),
+  ...fields("newer", 411, "web_left_sidebar_show_channel_folders user setting", SETTINGS_OBJECTS, { web_left_sidebar_show_channel_folders: bool }),
+  { kind: "newer", level: 409, why: "realm setting require_e2ee_push_notifications", target: REGISTER, change: { addProperties: { realm_require_e2ee_push_notifications: bool } } },
+  { kind: "newer", level: 434, why: "realm setting send_channel_events_messages", target: REGISTER, change: { addProperties: { realm_send_channel_events_messages: bool } } },
+  { kind: "newer", level: 442, why: "register's tenor_api_key", target: REGISTER, change: { addProperties: { tenor_api_key: str } } },
+  {
+    kind: "newer", level: 453, why: "giphy_rating_options and realm_giphy_rating renamed gif_rating_policy_options and realm_gif_rating_policy", target: REGISTER,
+    change: {
+      addProperties: {
+        gif_rating_policy_options: { type: "object", additionalProperties: { type: "object", additionalProperties: false, required: ["name", "id"], properties: { name: str, id: int } } },
+        realm_gif_rating_policy: int,
+      },
+    },
+  },
+  { kind: "newer", level: 456, why: "realm setting default_avatar_source", target: REGISTER, change: { addProperties: { realm_default_avatar_source: { enum: ["G", "J"] } } } },
+  { kind: "newer", level: 466, why: "register's realm_uuid", target: REGISTER, change: { addProperties: { realm_uuid: str } } },
+  { kind: "newer", level: 469, why: "realm setting media_preview_size", target: REGISTER, change: { addProperties: { realm_media_preview_size: int } } },
+  {
+    kind: "newer", level: 488, why: "GET /server_settings' authentication_methods.discord", target: { response: "GET /server_settings", at: "allOf/1/properties/authentication_methods" },
+    change: { addProperties: { discord: bool } },
+  },
+  { kind: "newer", level: 486, why: "register's klipy_api_key", target: REGISTER, change: { addProperties: { klipy_api_key: str } } },
   { kind: "newer", level: 481, why: "register's idle_queue_timeout_secs", target: REGISTER, change: { addProperties: { idle_queue_timeout_secs: int } } },
   { kind: "newer", level: 493, why: "register's has_webex_token (API docs create-webex-video-call)", target: REGISTER, change: { addProperties: { has_webex_token: bool } } },
   ...fields("newer", "Zulip 12.0, after FL 435", "channel setting can_create_topic_group (zerver/models/streams.py)", CHANNEL_OBJECTS, {
