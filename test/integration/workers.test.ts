@@ -39,9 +39,12 @@ async function startWorkers(world: CrashWorld, kind: StoreKind, workers: number)
   const env = { ...world.env, WORKERS: String(workers), LOG_LEVEL: "info", ...(kind === "sqlite" ? { REDIS_URL: "" } : {}) };
   world.server = await startServer(world.port, env, { captureStdout: true });
   const server = world.server;
-  if (workers > 1) await eventually("every worker is ready", () => readyWorkers(server.stdout()).size === workers);
+  if (workers > 1) await eventually("every worker is ready", () => readyWorkers(server.stdout()).size === workers, STARTUP_DEADLINE_MS);
   return server;
 }
+
+/** A worker starts in seconds; a machine shared by many test runs may take minutes (a deadline for a hang only). */
+const STARTUP_DEADLINE_MS = 240_000;
 
 const client = (port: number, account: Account) => new ApiClient(port, account.email, account.api_key);
 
@@ -137,7 +140,7 @@ for (const kind of STORE_KINDS) {
       const reg = await client(victim.forward_port, world.member).call("POST", "/register", { event_types: ["message"] });
       const queueId = reg.body.queue_id as string;
       process.kill(victim.pid, "SIGKILL");
-      await eventually("the primary starts worker 1 again", () => (readyWorkers(server.stdout()).get(1)?.pid ?? victim.pid) !== victim.pid);
+      await eventually("the primary starts worker 1 again", () => (readyWorkers(server.stdout()).get(1)?.pid ?? victim.pid) !== victim.pid, STARTUP_DEADLINE_MS);
       ports = readyWorkers(server.stdout());
       for (const line of ports.values()) {
         const lost = await client(line.forward_port, world.member).call("GET", "/events", { queue_id: queueId, dont_block: true });
