@@ -32,6 +32,7 @@ import { s10 } from "./scenarios/s10-multiprocess.js";
 import { s11 } from "./scenarios/s11-first-load.js";
 import { s12 } from "./scenarios/s12-channel-fanout.js";
 import { s13 } from "./scenarios/s13-abuse.js";
+import { s14 } from "./scenarios/s14-workers.js";
 
 const RESULTS_PATH = join(ROOT, "bench", "results.json");
 const WATCHDOG_MINUTES = { full: 30, quick: 5 };
@@ -51,6 +52,8 @@ const STEPS: Array<{ ids: ScenarioId[]; run: Scenario }> = [
   { ids: ["S13"], run: s13 },
   // Creates its own channels and queues, and fills them: late, so nothing before sees its load.
   { ids: ["S12"], run: s12 },
+  // A cluster of WORKERS on the big store beside its one process: S1, S2 and S3 on both (sends).
+  { ids: ["S14"], run: s14 },
   { ids: ["S10"], run: s10 },
 ];
 

@@ -3,6 +3,7 @@
  * else receives a `Config` through `buildApp(deps)` or the CLI.
  */
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { parseConstructorGroups, parseNextcloudTalk, parseWebex, type ConstructorGroupsConfig, type NextcloudTalkConfig, type WebexConfig } from "./config-video-calls.js";
 
@@ -124,6 +125,18 @@ export interface Config {
    */
   canAccessAllUsersGroupLimitsPresence: boolean;
   /**
+   * How many worker processes serve the port (env `WORKERS`, default the number of cores): node's
+   * cluster module, queue-affine routing of GET/DELETE /events (src/cluster/, docs/ARCHITECTURE.md).
+   * 1 is today's single process exactly. An in-memory SQLite store or a socket handed over by
+   * systemd (`LISTEN_FDS`) runs one process whatever is asked (main.ts says so in the log).
+   */
+  workers: number;
+  /**
+   * Set by the cluster primary in the environment of each worker it forks (`PARLEY_WORKER_INDEX`,
+   * 0..WORKERS-1, kept across restarts); null in a single process and in the primary itself.
+   */
+  workerIndex: number | null;
+  /**
    * An image proxy in Zulip's Camo scheme (env `CAMO_URL` and `CAMO_KEY`, both or neither; off by
    * default): previews of images and videos on other hosts load through it, so readers' browsers
    * never contact those hosts (issue 16, F17). Zulip's settings are CAMO_URI and CAMO_KEY.
@@ -185,6 +198,16 @@ function failConfig(setting: string, message: string): never {
 }
 
 const DEFAULT_PORT = 9991;
+/** More worker processes than this would only compete for the same cores and store. */
+const MAX_WORKERS = 64;
+
+/** WORKERS: a positive integer, or unset/`auto` for the number of cores Node may use. */
+function parseWorkers(value: string | undefined): number {
+  if (value === undefined || value === "" || value.toLowerCase() === "auto") return Math.min(availableParallelism(), MAX_WORKERS);
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_WORKERS) throw new ConfigError("WORKERS", `must be a whole number from 1 to ${MAX_WORKERS} (or auto), got ${JSON.stringify(value)}`);
+  return n;
+}
 
 /**
  * EXTERNAL_HOST names the server in every link it hands out (realm URLs, invitations, uploads).
@@ -315,6 +338,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     camo: parseCamo(env.CAMO_URL, env.CAMO_KEY),
     metricsToken: env.METRICS_TOKEN || null,
     listenFd: parseListenFd(env),
+    workers: parseWorkers(env.WORKERS),
+    workerIndex: env.PARLEY_WORKER_INDEX ? intFromEnv("PARLEY_WORKER_INDEX", env.PARLEY_WORKER_INDEX, 0) : null,
     canAccessAllUsersGroupLimitsPresence: (env.CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE || "false").toLowerCase() === "true",
   };
 }

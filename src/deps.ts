@@ -2,6 +2,7 @@
  * What `buildApp` is built from. No module-level singletons: everything stateful is created here
  * (or by the caller, e.g. tests with a fake clock) and passed down.
  */
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { Config } from "./config.js";
 import type { EventBus } from "./events/bus.js";
 import type { QueueRegistry } from "./events/registry.js";
@@ -38,6 +39,26 @@ export interface AppDeps {
   scheduler?: ScheduleWaker;
   /** Set by the server process once its notification worker runs (scheduler/notification-worker.ts). */
   notifier?: ScheduleWaker;
+  /**
+   * Cluster workers only (WORKERS > 1): which worker owns a queue, and the forwarding of GET and
+   * DELETE /events to it (cluster/queue-forwarding.ts). Unset: every queue is this process's.
+   */
+  queueOwners?: QueueOwners;
   /** Where messages that trigger outgoing-webhook bots go after commit; unset: no bot is called. */
   outgoingWebhooks?: OutgoingWebhookQueue;
+}
+
+/** Routes a queue's requests to the worker that holds it (cluster/queue-forwarding.ts). */
+export interface QueueOwners {
+  /**
+   * "local": the queue is this process's (or the id names none); "lost": its worker is not
+   * running, so the queue is gone; otherwise the owner's answer, to be relayed as it is.
+   */
+  forward(
+    queueId: string,
+    method: "GET" | "DELETE",
+    query: Record<string, string>,
+    headers: IncomingHttpHeaders,
+    onClientGone: (cancel: () => void) => void,
+  ): Promise<IncomingMessage | "local" | "lost">;
 }

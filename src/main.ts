@@ -5,6 +5,7 @@
  * failure is one JSON line naming the setting and the fix, and exit code 1. Every line this
  * process writes is JSON (lib/log.ts here, pino for requests).
  */
+import cluster from "node:cluster";
 import { join } from "node:path";
 import type { FastifyListenOptions } from "fastify";
 import { buildApp } from "./app.js";
@@ -27,6 +28,9 @@ import { migrateToLatest } from "./store/migrate.js";
 import { StoreInUse, takeStoreLock } from "./store/server-lock.js";
 import { checkPortFree, checkRedisAnswers, checkWritablePaths, listenError, openAnsweringStore, withoutPassword } from "./startup/checks.js";
 import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL } from "./version.js";
+import { runPrimary } from "./cluster/primary.js";
+import { startWorkerLink } from "./cluster/worker.js";
+import { IpcEventBus } from "./cluster/ipc-bus.js";
 
 /** How often idle event queues are collected. */
 const QUEUE_GC_INTERVAL_MS = 60_000;
@@ -50,6 +54,19 @@ function routeProcessDiagnostics(): void {
   process.on("unhandledRejection", logFatalAndExit);
 }
 
+/**
+ * WORKERS > 1 needs what every worker can share: a store on disk (an in-memory SQLite database
+ * would be one per worker) and a port of its own (a socket handed over by systemd is one
+ * process's; deploy/systemd runs one process per unit and scales with units).
+ */
+function singleProcessWhereNeeded(config: Config): Config {
+  if (config.workers === 1 || config.workerIndex !== null) return config;
+  const reason = config.listenFd !== null ? "the listening socket came from systemd (LISTEN_FDS)" : config.databaseUrl === "sqlite::memory:" ? "the SQLite database is in memory" : null;
+  if (!reason) return config;
+  logLine("warn", `WORKERS=${config.workers} ignored: one process serves, because ${reason}`, { setting: "WORKERS" });
+  return { ...config, workers: 1 };
+}
+
 function describeStore(config: Config): string {
   return withoutPassword(config.databaseUrl);
 }
@@ -59,11 +76,21 @@ async function main(): Promise<void> {
   // service user's alone: they hold password hashes, API keys and private files (issue 16, F12).
   process.umask(0o077);
   routeProcessDiagnostics();
-  const config = loadConfig();
+  const config = singleProcessWhereNeeded(loadConfig());
   setLogLevel(config.logLevel);
-  logLine("info", `starting Parley ${PARLEY_VERSION}`, { version: PARLEY_VERSION, zulip_feature_level: ZULIP_FEATURE_LEVEL, node: process.version });
+  const worker = config.workerIndex;
+  if (worker === null) logLine("info", `starting Parley ${PARLEY_VERSION}`, { version: PARLEY_VERSION, zulip_feature_level: ZULIP_FEATURE_LEVEL, node: process.version });
 
-  await checkPortFree(config);
+  // WORKERS > 1: this process is the cluster primary, and forks the workers (cluster/primary.ts).
+  if (worker === null && config.workers > 1 && cluster.isPrimary) {
+    await checkPortFree(config);
+    checkWritablePaths(config);
+    await checkRedisAnswers(config);
+    runPrimary(config, !config.redisUrl);
+    return;
+  }
+  // A worker shares the port its primary holds: only a single process checks it is free.
+  if (worker === null) await checkPortFree(config);
   checkWritablePaths(config);
   await checkRedisAnswers(config);
   const store = await openAnsweringStore(config);
@@ -77,6 +104,12 @@ async function main(): Promise<void> {
 
   const metrics = new Metrics({ processMetrics: true });
   const eventSystem = createEventSystem(config, deploymentId, {
+    workerIndex: worker,
+    // Cluster workers without Redis: events go round through the primary (cluster/ipc-bus.ts).
+    workerBus:
+      worker !== null && !config.redisUrl
+        ? (queues) => new IpcEventBus(process, queues, { onDelivered: (event, ms) => metrics.observeDelivery(event, ms), onError: (err) => logLine("error", "event bus: undeliverable event", { err: errorFields(err) }) })
+        : undefined,
     onError: (err) => logLine("error", "event bus: unreadable message", { err: errorFields(err) }),
     onDelivered: (event, ms) => metrics.observeDelivery(event, ms),
     onAvailability: (available, reason, discarded) =>
@@ -86,7 +119,10 @@ async function main(): Promise<void> {
     onRestoreDropped: (reason, discarded) =>
       logLine("warn", `event bus: the saved event queues were dropped (${reason}); their clients re-register`, { discarded_queues: discarded }),
   });
+  // A worker's link to the primary: the event bus without Redis, and where the other workers are.
+  const link = worker !== null ? startWorkerLink(worker, eventSystem.queues) : null;
   const deps: AppDeps = {
+    queueOwners: link?.forwarder,
     config,
     store,
     clock: systemClock,
@@ -113,7 +149,7 @@ async function main(): Promise<void> {
     );
   }
   // Queues saved by the previous process on this port come back, so clients keep polling them.
-  const queueFile = join(config.varDir, `event-queues-${config.port}.json`);
+  const queueFile = join(config.varDir, `event-queues-${config.port}${worker !== null ? `-w${worker}` : ""}.json`);
   let busState: unknown = null;
   const restored = deps.queues.load(queueFile, (state) => (busState = state));
   if (restored > 0) await (deps.events.restore ? deps.events.restore(busState) : deps.events.whenSubscribed?.());
@@ -136,7 +172,8 @@ async function main(): Promise<void> {
   gc.unref();
   const presenceFlush = setInterval(() => void deps.presence.flush().catch((err) => app.log.error({ err }, "presence flush")), PRESENCE_FLUSH_INTERVAL_MS);
   presenceFlush.unref();
-  const stopAttachmentCleanup = startUnclaimedAttachmentCleanup(deps, {
+  // One process of a cluster is enough to sweep unclaimed uploads.
+  const stopAttachmentCleanup = worker !== null && worker > 0 ? () => undefined : startUnclaimedAttachmentCleanup(deps, {
     onError: (err) => app.log.error({ err }, "unclaimed attachment cleanup failed"),
   });
   const limiter = deps.rateLimiter;
@@ -156,6 +193,7 @@ async function main(): Promise<void> {
     await deps.presence.flush().catch((err) => logLine("error", "presence flush at shutdown failed", { err: errorFields(err) }));
     // Parked long-polls are answered (empty) so app.close() can drain; clients poll again later.
     deps.queues.releaseWaiters();
+    await link?.close();
     await app.close();
     // Events of requests that finished during the drain must be in the queues before they are saved.
     await deps.events.flush?.();
@@ -166,8 +204,13 @@ async function main(): Promise<void> {
     logLine("info", "stopped", { saved_queues: deps.queues.size });
     process.exit(0);
   };
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  // A worker may be told twice (systemd's signal to the group and its primary's): the second is
+  // ignored rather than killing it mid-drain. A single process keeps a second signal's default.
+  const onSignal = worker !== null ? process.on.bind(process) : process.once.bind(process);
+  onSignal("SIGTERM", () => void shutdown("SIGTERM"));
+  onSignal("SIGINT", () => void shutdown("SIGINT"));
+  // A worker whose primary is gone would serve with no bus and no restarts: it stops too.
+  if (worker !== null) process.once("disconnect", () => void shutdown("primary gone"));
   try {
     // Socket activation (deploy/systemd/parley@.socket): the inherited socket, which keeps
     // connections waiting across a restart; otherwise HOST:PORT. Fastify passes `fd` through to
@@ -176,6 +219,11 @@ async function main(): Promise<void> {
     await app.listen(at);
   } catch (err) {
     throw listenError(err, config);
+  }
+  if (link) {
+    const forwardPort = await link.serve((req, res) => app.routing(req, res));
+    logLine("info", "worker ready", { worker, pid: process.pid, forward_port: forwardPort, store: store.dialect, redis: config.redisUrl ? "on" : "off", restored_queues: restored });
+    return;
   }
   logLine("info", "ready", {
     address: config.listenFd !== null ? `fd ${config.listenFd} (socket activation)` : `http://${config.host}:${config.port}`,

@@ -35,6 +35,8 @@ export interface ParleyEnv {
   databaseUrl: string;
   varDir: string;
   redisUrl?: string;
+  /** WORKERS for this server; 1 when absent. */
+  workers?: number;
 }
 
 /** Starts Parley on `port` and waits until it answers. */
@@ -49,6 +51,8 @@ export async function startParley(name: string, cmd: ParleyCommand, port: number
     UPLOADS_DIR: join(env.varDir, "uploads"),
     RATE_LIMITING: "off",
     LOG_LEVEL: "warn",
+    // One process unless a scenario asks for the cluster (s14-workers.ts).
+    WORKERS: env.workers ? String(env.workers) : "1",
     // Empty means none, whatever this process's environment says.
     REDIS_URL: env.redisUrl ?? "",
   });

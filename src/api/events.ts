@@ -1,5 +1,7 @@
 /** Real-time events: POST /register, GET /events, DELETE /events (zulip-facts section f). */
-import { accessQueue, doGetEvents, doRegister } from "../actions/events.js";
+import { accessQueue, badEventQueueId, doGetEvents, doRegister } from "../actions/events.js";
+import type { UserContext } from "../http/endpoint.js";
+import { relayForwardedAnswer } from "../http/forwarded-answer.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import { invalidParam } from "../errors.js";
@@ -80,6 +82,10 @@ export const getEvents = endpoint({
     dont_block: p.bool().default(false),
   },
   async handler(ctx, params) {
+    const query: Record<string, string> = { queue_id: params.queue_id, dont_block: String(params.dont_block) };
+    if (params.last_event_id !== undefined) query.last_event_id = String(params.last_event_id);
+    const forwarded = await forwardToQueueOwner(ctx, "GET", params.queue_id, query);
+    if (forwarded) return forwarded;
     const queue = accessQueue(ctx.deps, ctx.user, params.queue_id);
     const events = await doGetEvents(ctx.deps, queue, params.last_event_id, params.dont_block, (cancel) =>
       ctx.reply.raw.once("close", cancel),
@@ -95,10 +101,26 @@ export const deleteQueue = endpoint({
   auth: "user",
   params: { queue_id: p.str() },
   async handler(ctx, { queue_id }) {
+    const forwarded = await forwardToQueueOwner(ctx, "DELETE", queue_id, { queue_id });
+    if (forwarded) return forwarded;
     accessQueue(ctx.deps, ctx.user, queue_id);
     ctx.deps.queues.delete(queue_id);
     return {};
   },
 });
+
+/**
+ * With several workers (WORKERS > 1), a queue held by another worker is polled or deleted there:
+ * the request goes on to its owner and the answer comes back as it is (cluster/queue-forwarding.ts).
+ * Null: the queue is this process's.
+ */
+async function forwardToQueueOwner(ctx: UserContext, method: "GET" | "DELETE", queueId: string, query: Record<string, string>): Promise<{ raw: true } | null> {
+  const owners = ctx.deps.queueOwners;
+  if (!owners) return null;
+  const answer = await owners.forward(queueId, method, query, ctx.request.headers, (cancel) => ctx.reply.raw.once("close", cancel));
+  if (answer === "local") return null;
+  if (answer === "lost") throw badEventQueueId(queueId);
+  return relayForwardedAnswer(ctx.reply, answer);
+}
 
 export const eventEndpoints = [register, getEvents, deleteQueue];

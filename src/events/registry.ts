@@ -19,10 +19,28 @@ export class QueueRegistry {
   private readonly queues = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
   private counter = 0;
-  /** Identifies this process in queue ids, so a misrouted poll fails cleanly (BAD_EVENT_QUEUE_ID). */
-  readonly processTag = randomBytes(4).toString("hex");
+  /**
+   * Identifies this process in queue ids, so a misrouted poll fails cleanly (BAD_EVENT_QUEUE_ID).
+   * A cluster worker's tag starts with its index (`w1-…`), which names the worker that owns the
+   * queue whichever worker a poll reaches (cluster/queue-owner.ts).
+   */
+  readonly processTag: string;
   /** Called when the first queue of a user appears / the last goes (cross-process subscriptions). */
   onUsersChanged: (() => void) | null = null;
+  /**
+   * Called when a user's first queue that takes message events appears here (true) or the last
+   * goes (false): cluster workers tell each other, so `hasQueueFor` answers for the whole server.
+   */
+  onMessageQueuePresence: ((userId: number, present: boolean) => void) | null = null;
+  /** Queues taking message events per user, held here. */
+  private readonly messageQueues = new Map<number, number>();
+  /** Whether another worker of this server holds such a queue for the user (cluster/ipc-bus.ts). */
+  remoteHasMessageQueue: ((userId: number) => boolean) | null = null;
+
+  constructor(workerIndex: number | null = null) {
+    const random = randomBytes(4).toString("hex");
+    this.processTag = workerIndex === null ? random : `${workerTagPrefix(workerIndex)}${random}`;
+  }
 
   create(opts: Omit<QueueOptions, "id">): EventQueue {
     const id = `${this.processTag}:${++this.counter}:${randomBytes(6).toString("hex")}`;
@@ -37,7 +55,20 @@ export class QueueRegistry {
     const isNewUser = set.size === 0;
     set.add(queue);
     this.byUser.set(queue.userId, set);
+    if (queue.wants({ type: "message" })) this.countMessageQueue(queue.userId, +1);
     if (isNewUser) this.onUsersChanged?.();
+  }
+
+  private countMessageQueue(userId: number, delta: 1 | -1): void {
+    const count = (this.messageQueues.get(userId) ?? 0) + delta;
+    if (count > 0) this.messageQueues.set(userId, count);
+    else this.messageQueues.delete(userId);
+    if (count === (delta > 0 ? 1 : 0)) this.onMessageQueuePresence?.(userId, delta > 0);
+  }
+
+  /** Users holding a queue here that takes message events (a worker announces them on start). */
+  messageQueueUserIds(): number[] {
+    return [...this.messageQueues.keys()];
   }
 
   get(id: string): EventQueue | undefined {
@@ -48,6 +79,7 @@ export class QueueRegistry {
     const queue = this.queues.get(id);
     if (!queue) return false;
     this.queues.delete(id);
+    if (queue.wants({ type: "message" })) this.countMessageQueue(queue.userId, -1);
     const set = this.byUser.get(queue.userId);
     set?.delete(queue);
     if (set && set.size === 0) {
@@ -63,7 +95,7 @@ export class QueueRegistry {
    */
   hasQueueFor(userId: number, type: string): boolean {
     for (const queue of this.byUser.get(userId) ?? []) if (queue.wants({ type })) return true;
-    return false;
+    return type === "message" && !!this.remoteHasMessageQueue?.(userId);
   }
 
   /** Users with at least one queue here. */
@@ -144,6 +176,10 @@ export class QueueRegistry {
     const queues = [...this.queues.values()];
     this.queues.clear();
     this.byUser.clear();
+    for (const userId of [...this.messageQueues.keys()]) {
+      this.messageQueues.delete(userId);
+      this.onMessageQueuePresence?.(userId, false);
+    }
     for (const queue of queues) queue.discard();
     if (queues.length > 0) this.onUsersChanged?.();
     return queues.length;
@@ -153,4 +189,15 @@ export class QueueRegistry {
   releaseWaiters(): void {
     for (const queue of this.queues.values()) queue.cancelWait();
   }
+}
+
+/** The start of the queue ids of cluster worker `index`. */
+export function workerTagPrefix(index: number): string {
+  return `w${index}-`;
+}
+
+/** The cluster worker a queue id names, or null for ids of a single process (or garbage). */
+export function queueOwnerIndex(queueId: string): number | null {
+  const match = /^w(\d{1,2})-/.exec(queueId);
+  return match ? Number(match[1]) : null;
 }

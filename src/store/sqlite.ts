@@ -80,6 +80,15 @@ export class SqliteConnection implements SqliteDatabase {
   constructor(readonly raw: Database.Database) {}
 
   prepare(sql: string): SqliteStatement {
+    // Kysely opens every transaction with a plain (deferred) "begin". With several processes on
+    // one file (WORKERS > 1, manage commands beside a server), a deferred transaction that reads
+    // and then writes fails with SQLITE_BUSY when another process committed in between: SQLite
+    // cannot upgrade a stale read snapshot, and its busy timeout does not apply. BEGIN IMMEDIATE
+    // takes the write lock first, waiting up to busy_timeout for it: one writer at a time, each
+    // reading what the previous one committed (the store's claims rely on it: scheduled messages,
+    // pending notifications). In one process nothing changes: its single connection already runs
+    // one transaction at a time.
+    if (sql === "begin") sql = "begin immediate";
     let stmt = this.cache.get(sql);
     if (stmt) {
       // Refresh recency: Map iteration order is insertion order, so the first key is the oldest.

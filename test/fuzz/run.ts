@@ -17,6 +17,8 @@ const { values } = parseArgs({
 });
 
 const env = { ...process.env };
+// Servers the fuzz suites start are one process each (WORKERS), whatever the machine has.
+env.WORKERS ??= "1";
 if (values.long) env.FUZZ_RUNS = "5000";
 if (values.runs) env.FUZZ_RUNS = values.runs;
 if (values.seed) env.FUZZ_SEED = values.seed;

@@ -76,7 +76,7 @@ export interface ServerProcess {
 export async function startServer(port: number, env: Record<string, string>, options: { captureStdout?: boolean } = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...SERVER_ARGS, "src/main.ts"], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "warn", RATE_LIMITING: "off", ...env, PORT: String(port), HOST: "127.0.0.1" },
+    env: { ...process.env, LOG_LEVEL: "warn", RATE_LIMITING: "off", WORKERS: "1", ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", options.captureStdout ? "pipe" : "ignore", "inherit"],
   });
   let printed = "";

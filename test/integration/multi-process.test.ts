@@ -41,7 +41,7 @@ describe("two processes on PostgreSQL + Redis", { skip: !urls.postgres || !urls.
     await admin.end();
     const base = urls.postgres as string;
     const databaseUrl = `${base}${base.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: urls.redis as string, LOG_LEVEL: "warn", RATE_LIMITING: "off", EXTERNAL_HOST: "localhost:9991" };
+    env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: urls.redis as string, LOG_LEVEL: "warn", RATE_LIMITING: "off", WORKERS: "1", EXTERNAL_HOST: "localhost:9991" };
     const manage = (args: string[]) => JSON.parse(execFileSync(process.execPath, [...NODE_ARGS, "src/cli/manage.ts", ...args], { env }).toString());
     alice = manage(["create-realm", "--subdomain", "", "--name", "Multi", "--owner-email", "alice@multi.test", "--owner-name", "Alice", "--owner-password", "pw-alice-1"]);
     bob = manage(["create-user", "--realm", "", "--email", "bob@multi.test", "--full-name", "Bob", "--password", "pw-bob-1"]);

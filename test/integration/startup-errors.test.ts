@@ -23,7 +23,7 @@ interface Outcome {
 /** Runs the server with `env` over a clean environment of ours and collects what it printed. */
 function start(env: Record<string, string>): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const base = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", RATE_LIMITING: "off" };
+    const base = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", RATE_LIMITING: "off", WORKERS: "1" };
     const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: ROOT, env: { ...base, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";

@@ -1,0 +1,151 @@
+/**
+ * S14 (issue 21, item 5): S1, S2 and S3 served by one process and by a cluster of N workers
+ * (WORKERS = the cores here) on the same store, one after the other at the same concurrency; the
+ * ratio of N workers' requests/s to one process's is the row's. CPU per request is given for the
+ * server (the primary and every worker) and with the load generator's CPU added (autocannon runs
+ * in this process, on the same cores): on a machine of N cores the generator takes part of them,
+ * which bounds what N workers can show. Each pair runs twice in mirrored order (1, N, N, 1) so a
+ * drift of the machine's load hits both alike. Target: ≥ 1.6× with 2 workers.
+ */
+import autocannon from "autocannon";
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../../test/helpers/server-process.js";
+import { authHeaders, DB_CONNECTIONS, PIPELINE_CONNECTIONS, type Context } from "../lib/context.js";
+import { loadAverage, type LoadSpec } from "../lib/measure.js";
+import { startParley } from "../lib/parley.js";
+import { cpuSeconds, stop, waitForIdle, type Child } from "../lib/processes.js";
+import { formatInt, type Row } from "../lib/report.js";
+import { ROLES } from "../lib/seed.js";
+import { loadSpec, type ApiRequest } from "./requests.js";
+import { sendToHundred } from "./s2-send.js";
+import { topicNarrow } from "./s3-fetch.js";
+
+const TARGET_RATIO = 1.6;
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  failed: number;
+  serverCpuS: number;
+  generatorCpuS: number;
+}
+
+/** The process and its children (a cluster primary's workers), from /proc. */
+function processTree(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    return [pid, ...children.flatMap(processTree)];
+  } catch {
+    return [pid];
+  }
+}
+
+const treeCpu = (pid: number) => processTree(pid).reduce((sum, p) => sum + (cpuSeconds(p) || 0), 0);
+
+async function measure(spec: LoadSpec, seconds: number, warmupSeconds: number, serverPid: number): Promise<Run> {
+  const opts = {
+    url: `http://127.0.0.1:${spec.port}${spec.path}`,
+    method: spec.method ?? "GET",
+    connections: spec.connections,
+    headers: { ...spec.headers, ...(spec.body !== undefined ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+    body: spec.body,
+  };
+  if (warmupSeconds > 0) await autocannon({ ...opts, duration: warmupSeconds });
+  const server = treeCpu(serverPid);
+  const generator = process.cpuUsage();
+  const r = await autocannon({ ...opts, duration: seconds });
+  const used = process.cpuUsage(generator);
+  return {
+    rps: r.requests.total / r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    failed: r.non2xx + r.errors + r.timeouts,
+    serverCpuS: treeCpu(serverPid) - server,
+    generatorCpuS: (used.user + used.system) / 1e6,
+  };
+}
+
+/** Two runs merged: requests and CPU summed, rates and latencies averaged. */
+function merge(a: Run, b: Run): Run {
+  return {
+    rps: (a.rps + b.rps) / 2,
+    p50: (a.p50 + b.p50) / 2,
+    p99: (a.p99 + b.p99) / 2,
+    requests: a.requests + b.requests,
+    failed: a.failed + b.failed,
+    serverCpuS: a.serverCpuS + b.serverCpuS,
+    generatorCpuS: a.generatorCpuS + b.generatorCpuS,
+  };
+}
+
+const perRequestUs = (cpuS: number, requests: number) => ((cpuS / Math.max(1, requests)) * 1e6).toFixed(0);
+
+function cpuText(r: Run): string {
+  return `${perRequestUs(r.serverCpuS, r.requests)} µs server, ${perRequestUs(r.serverCpuS + r.generatorCpuS, r.requests)} µs with the load generator`;
+}
+
+/** Starts the N-worker server on the big store and waits until every worker has started and settled. */
+async function startCluster(ctx: Context, workers: number): Promise<Child> {
+  const name = `parley-${workers}-workers`;
+  const child = await startParley(name, ctx.cmd, await freePort(), { databaseUrl: ctx.big.store.url, varDir: join(ctx.dir, name), workers });
+  const deadline = Date.now() + 120_000;
+  while (processTree(child.pid).length < workers + 1) {
+    if (Date.now() > deadline) throw new Error(`${name}: fewer than ${workers} workers started`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await waitForIdle(processTree(child.pid), ctx.opts.sizes.quietMs * 2, 60_000);
+  return child;
+}
+
+export async function s14(ctx: Context): Promise<Row[]> {
+  const workers = Math.max(2, availableParallelism());
+  const { sizes } = ctx.opts;
+  // Ratios of one-second runs say little: at least 5 s per run, except in the plumbing check.
+  const seconds = ctx.opts.mode === "smoke" ? sizes.seconds : Math.max(sizes.seconds, 5);
+  const cluster = await startCluster(ctx, workers);
+  try {
+    const single = ctx.big.parley;
+    const me: ApiRequest = { method: "GET", path: "/users/me", params: {}, user: ctx.org.users[ROLES.me] };
+    const cases: Array<{ id: string; request: ApiRequest; connections: number }> = [
+      { id: "S14/S1", request: me, connections: PIPELINE_CONNECTIONS },
+      // Enough connections to keep every worker busy, the same for one process.
+      { id: "S14/S2", request: sendToHundred(ctx.org), connections: DB_CONNECTIONS * workers },
+      { id: "S14/S3", request: topicNarrow(ctx.org), connections: DB_CONNECTIONS * workers },
+    ];
+    const rows: Row[] = [];
+    for (const c of cases) {
+      const run = (target: Child) => measure(c.request === me ? { port: target.port, path: "/api/v1/users/me", headers: authHeaders(c.request.user), connections: c.connections } : loadSpec(c.request, target.port, c.connections), seconds, sizes.warmupSeconds, target.pid);
+      const one1 = await run(single);
+      const many1 = await run(cluster);
+      const many2 = await run(cluster);
+      const one2 = await run(single);
+      const one = merge(one1, one2);
+      const many = merge(many1, many2);
+      const ratio = many.rps / one.rps;
+      const load = loadAverage();
+      rows.push({
+        id: c.id,
+        rps: many.rps,
+        p50: many.p50,
+        p99: many.p99,
+        baseline: `1 process ${formatInt(one.rps)}/s`,
+        ratio,
+        target: `≥ ${TARGET_RATIO}× with 2 workers`,
+        pass: workers === 2 ? ratio >= TARGET_RATIO && one.failed + many.failed === 0 : null,
+        note:
+          `${workers} workers vs 1 process at ${c.connections} connections, ${seconds} s × 2 each: ` +
+          `1 process p50 ${one.p50.toFixed(1)} ms p99 ${one.p99.toFixed(1)} ms, CPU/request ${cpuText(one)}; ` +
+          `${workers} workers CPU/request ${cpuText(many)}; ${one.failed + many.failed} failed; load average ${load.toFixed(1)} on ${availableParallelism()} cores`,
+        load,
+      });
+    }
+    return rows;
+  } finally {
+    await stop(cluster);
+  }
+}
