@@ -8,6 +8,7 @@ import { useContext, useEffect } from "preact/hooks";
 import { ApiClient, type Credentials } from "./api/client";
 import { EventLoop, type ConnectionStatus } from "./api/events";
 import { logOut } from "./api/auth";
+import { startPresenceReporter } from "./api/presence-reporter";
 import { applyEvent, expireTyping } from "./state/apply-event";
 import { stateFromRegister, type ClientState } from "./state/client-state";
 import { createStore, useStore, type Store } from "./state/store";
@@ -23,6 +24,7 @@ export class Session {
   private readonly listeners = new Set<EventListener>();
   private readonly loop: EventLoop;
   private typingTimer: ReturnType<typeof setInterval> | undefined;
+  private stopPresence: (() => void) | undefined;
 
   constructor(
     credentials: Credentials,
@@ -46,6 +48,11 @@ export class Session {
     // Typing indicators expire on their own (spec 4.1 rule 4), so a timer sweeps them.
     this.typingTimer = setInterval(() => this.state.set((s) => (s ? expireTyping(s, Date.now()) : s)), 1000);
     await this.loop.start();
+    this.stopPresence = startPresenceReporter({
+      api: this.api,
+      presence: () => this.state.get()?.presence ?? null,
+      setPresence: (change) => this.update((s) => ({ ...s, presence: change(s.presence) })),
+    });
   }
 
   /** The live state; only for code that runs after the first register (every view does). */
@@ -67,6 +74,7 @@ export class Session {
 
   async logout(): Promise<void> {
     clearInterval(this.typingTimer);
+    this.stopPresence?.();
     await this.loop.stop();
     await logOut();
     this.onSignedOut();
