@@ -16,6 +16,18 @@ import { logIn, messageWith, SCREENSHOTS, startWebRealm, TIMEOUT, waitForText, t
 const chromiumPath = ensureChromium();
 if (!chromiumPath) console.log("# SKIP people e2e: chromium is not installed and could not be installed with apt-get");
 
+/** Records each notification the page creates in window.shownNotifications, permission granted. */
+const NOTIFICATION_STUB = `
+  window.shownNotifications = [];
+  class StubNotification {
+    constructor(title, options) { window.shownNotifications.push({ title, body: (options && options.body) || "" }); this.onclick = null; }
+    close() {}
+  }
+  StubNotification.permission = "granted";
+  StubNotification.requestPermission = () => Promise.resolve("granted");
+  Object.defineProperty(window, "Notification", { value: StubNotification, configurable: true, writable: true });
+`;
+
 /** The buddy list's entry for a person, by their status attribute. */
 const buddy = (page: Page, name: string) => page.locator(".buddy-list li", { hasText: name });
 
@@ -135,5 +147,50 @@ describe("people in the web client: presence, read receipts, notifications, unre
     // A followed topic in a muted channel counts again, as in Zulip.
     assert.equal((await realm.alice.call("POST", "/user_topics", { stream_id: team, topic: "news", visibility_policy: 3 })).status, 200);
     await waitForBadge(alice, /^team/, "1");
+  });
+  it("shows desktop notifications as the user's settings say, through the Notification API", async () => {
+    // The stub goes in before any page script runs, so the bundle finds it as window.Notification.
+    // It is a string, not a function: tsx would compile a function with helpers (__name,
+    // __publicField) that do not exist in the page, and the script would fail there silently.
+    const context = await realm.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "light" });
+    await context.addInitScript({ content: NOTIFICATION_STUB });
+    const page = await context.newPage();
+    await logIn(page, realm.base, "alice@acme.test", "pw-alice-1");
+    assert.equal(await page.evaluate(() => window.Notification.name), "StubNotification");
+    await page.goto(`${realm.base}/#/settings/notifications`);
+    await page.getByText("This browser shows Parley's desktop notifications.").waitFor({ timeout: TIMEOUT });
+    const shown = () => page.evaluate(() => (window as unknown as { shownNotifications: Array<{ title: string; body: string }> }).shownNotifications.map((n) => `${n.title}: ${n.body}`));
+    const waitForCount = async (count: number) => {
+      await page.waitForFunction((n) => (window as unknown as { shownNotifications: unknown[] }).shownNotifications.length >= n, count, { timeout: TIMEOUT });
+    };
+    const bobSays = async (to: number | "alice", topic: string, content: string) => {
+      const body = to === "alice" ? { type: "direct", to: [realm.alice.userId], content } : { type: "stream", to, topic, content };
+      assert.equal((await realm.bob.call("POST", "/messages", body)).status, 200);
+    };
+
+    await bobSays("alice", "", "ping from Bob");
+    await waitForCount(1);
+    await bobSays(ops, "plain", "no mention here"); // channel messages do not notify by default
+    await bobSays(ops, "plain", "@**Alice Admin** please look");
+    await waitForCount(2);
+    // #team is muted with its topic "noise" muted and "news" followed; its own setting turns on.
+    const on = await realm.alice.call("POST", "/users/me/subscriptions/properties", { subscription_data: [{ stream_id: team, property: "desktop_notifications", value: true }] });
+    assert.equal(on.status, 200, JSON.stringify(on.body));
+    await bobSays(team, "noise", "muted chatter");
+    await bobSays(team, "news", "followed news");
+    await waitForCount(3);
+    // Desktop notifications for DMs and mentions turned off: a DM is silent, the channel's own setting still notifies.
+    assert.equal((await realm.alice.call("PATCH", "/settings", { enable_desktop_notifications: false })).status, 200);
+    await bobSays("alice", "", "silent DM");
+    await bobSays(team, "news", "more news");
+    await waitForCount(4);
+    assert.deepEqual(await shown(), [
+      "Bob Member: ping from Bob",
+      "Bob Member (#ops > plain): @Alice Admin please look",
+      "Bob Member (#team > news): followed news",
+      "Bob Member (#team > news): more news",
+    ]);
+    await page.screenshot({ path: join(SCREENSHOTS, "desktop-notifications-settings.png") });
+    await context.close();
   });
 });
