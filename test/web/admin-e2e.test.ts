@@ -5,7 +5,7 @@
  * channel in it, sees a server error shown, creates a multi-use invitation link; a new user opens
  * the link, joins with the server-rendered form (/join/<key>/), logs in to the web client and finds
  * the channel under its folder, without the organization pages. Screenshots of the settings views
- * go to docs/screenshots/. Skipped, with the reason, when chromium is unavailable.
+ * go to SCREENSHOTS (e2e-helpers.ts). Skipped, with the reason, when chromium is unavailable.
  */
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -13,10 +13,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { freePort, manageJson, ROOT, startServer, type ServerProcess } from "../helpers/server-process.js";
+import { freePort, manageJson, startServer, type ServerProcess } from "../helpers/server-process.js";
 import { ensureChromium, ensureClientBuilt, launchChromium } from "./browser.js";
+import { SCREENSHOTS } from "./e2e-helpers.js";
 
-const SCREENSHOTS = join(ROOT, "docs", "screenshots");
 const TIMEOUT = 10_000;
 const chromiumPath = ensureChromium();
 if (!chromiumPath) console.log("# SKIP settings e2e: chromium is not installed and could not be installed with apt-get");

@@ -3,7 +3,7 @@
  * and highlighted matches, the compose channel picker after creating a channel, an image message
  * that stays scrolled to the bottom, errors that do not outlive their cause, and a 390 × 844
  * phone viewport that navigates channels, reads and sends. Each feature leaves a screenshot in
- * docs/screenshots/. Skipped, with the reason, when chromium is unavailable.
+ * SCREENSHOTS (e2e-helpers.ts). Skipped, with the reason, when chromium is unavailable.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";

@@ -11,7 +11,12 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { ApiClient, freePort, manageJson, ROOT, startServer, type ServerProcess } from "../helpers/server-process.js";
 import { ensureClientBuilt, launchChromium } from "./browser.js";
 
-export const SCREENSHOTS = join(ROOT, "docs", "screenshots");
+/**
+ * Where the browser tests write their screenshots: a git-ignored directory (test-output/screenshots)
+ * so that `npm test` leaves the tree clean, or docs/screenshots/ when UPDATE_SCREENSHOTS=1 is set
+ * (`npm run screenshots` does) to refresh the pictures the documentation shows.
+ */
+export const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === "1" ? join(ROOT, "docs", "screenshots") : join(ROOT, "test-output", "screenshots");
 export const TIMEOUT = 10_000;
 
 export async function logIn(page: Page, base: string, email: string, password: string, screenshot?: string): Promise<void> {

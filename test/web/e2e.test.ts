@@ -3,7 +3,7 @@
  * store, Debian's chromium driven by playwright-core, two users in two browser contexts. Alice
  * logs in, creates a channel and sends Markdown with files (a small one by POST /user_uploads, a
  * large one by tus); Bob sees it live, reacts, is seen typing, sends, edits and reads the edit
- * history. Screenshots of the main views go to docs/screenshots/. Skipped, with the reason, when
+ * history. Screenshots of the main views go to SCREENSHOTS (e2e-helpers.ts). Skipped, with the reason, when
  * chromium is missing and cannot be installed.
  */
 import assert from "node:assert/strict";

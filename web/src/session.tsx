@@ -8,6 +8,8 @@ import { useContext, useEffect } from "preact/hooks";
 import { ApiClient, type Credentials } from "./api/client";
 import { EventLoop, type ConnectionStatus } from "./api/events";
 import { logOut } from "./api/auth";
+import { startDesktopNotifier } from "./api/desktop-notifier";
+import { startPresenceReporter } from "./api/presence-reporter";
 import { applyEvent, expireTyping } from "./state/apply-event";
 import { stateFromRegister, type ClientState } from "./state/client-state";
 import { createStore, useStore, type Store } from "./state/store";
@@ -23,6 +25,8 @@ export class Session {
   private readonly listeners = new Set<EventListener>();
   private readonly loop: EventLoop;
   private typingTimer: ReturnType<typeof setInterval> | undefined;
+  private stopPresence: (() => void) | undefined;
+  private stopNotifier: (() => void) | undefined;
 
   constructor(
     credentials: Credentials,
@@ -46,6 +50,12 @@ export class Session {
     // Typing indicators expire on their own (spec 4.1 rule 4), so a timer sweeps them.
     this.typingTimer = setInterval(() => this.state.set((s) => (s ? expireTyping(s, Date.now()) : s)), 1000);
     await this.loop.start();
+    this.stopNotifier = startDesktopNotifier({ state: () => this.state.get(), onEvents: (listener) => this.onEvents(listener) });
+    this.stopPresence = startPresenceReporter({
+      api: this.api,
+      presence: () => this.state.get()?.presence ?? null,
+      setPresence: (change) => this.update((s) => ({ ...s, presence: change(s.presence) })),
+    });
   }
 
   /** The live state; only for code that runs after the first register (every view does). */
@@ -67,6 +77,8 @@ export class Session {
 
   async logout(): Promise<void> {
     clearInterval(this.typingTimer);
+    this.stopPresence?.();
+    this.stopNotifier?.();
     await this.loop.stop();
     await logOut();
     this.onSignedOut();

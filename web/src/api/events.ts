@@ -18,6 +18,7 @@ export const CLIENT_CAPABILITIES = {
   user_list_incomplete: false,
   include_deactivated_groups: true,
   archived_channels: true,
+  simplified_presence_events: true,
 };
 
 export const REGISTER_PARAMS = {

@@ -12,6 +12,7 @@ import { narrowHref } from "../router";
 import { useClientState, useSession } from "../session";
 import { isAdmin } from "../state/client-state";
 import type { Message } from "../state/types";
+import { readReceiptsOn } from "./read-receipts-dialog";
 
 /** A permanent link to a message, in Zulip's own `near` form (the router reads it). */
 export function messageLink(message: Message, channelName: string, myId: number): string {
@@ -27,14 +28,17 @@ export function messageLink(message: Message, channelName: string, myId: number)
 interface Props {
   message: Message;
   onQuote: (markdown: string) => void;
+  /** Opens the read receipts dialog (kept by the message, outside this hover-only toolbar). */
+  onShowReaders?: () => void;
 }
 
-export function MessageActions({ message, onQuote }: Props) {
+export function MessageActions({ message, onQuote, onShowReaders }: Props) {
   const session = useSession();
   const myId = useClientState((s) => s.userId);
   const admin = useClientState(isAdmin);
   const channelName = useClientState((s) => (message.stream_id !== undefined ? (s.channels.get(message.stream_id)?.name ?? "") : ""));
   const [status, setStatus] = useState("");
+  const receipts = useClientState((s) => readReceiptsOn(s.realm));
   const mayChange = message.sender_id === myId || admin;
   const fail = (e: unknown) => setStatus(e instanceof ApiError ? e.msg : String(e));
 
@@ -76,6 +80,11 @@ export function MessageActions({ message, onQuote }: Props) {
       <button type="button" class="icon-button" aria-label="Copy link to message" onClick={() => void copyLink()}>
         🔗
       </button>
+      {receipts && onShowReaders && (
+        <button type="button" class="icon-button" aria-label="View read receipts" onClick={onShowReaders}>
+          ✓✓
+        </button>
+      )}
       {mayChange && message.type === "stream" && (
         <button type="button" class="icon-button" aria-label="Move topic" onClick={moveTopic}>
           ⇄

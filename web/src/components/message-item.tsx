@@ -10,6 +10,7 @@ import type { Message } from "../state/types";
 import { Avatar } from "./avatar";
 import { EditHistoryDialog } from "./edit-history-dialog";
 import { MessageActions } from "./message-actions";
+import { ReadReceiptsDialog } from "./read-receipts-dialog";
 import { MessageEditor } from "./message-editor";
 import { EmojiPicker, Reactions, useToggleReaction } from "./reactions";
 import { RenderedContent } from "./rendered-content";
@@ -34,6 +35,7 @@ export function MessageItem({ message, showSender, editing, onEdit, onQuote }: M
   const myId = useClientState((s) => s.userId);
   const [picking, setPicking] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
+  const [showReaders, setShowReaders] = useState(false);
   const toggleReaction = useToggleReaction();
   const starred = message.flags.includes("starred");
   const unread = !message.flags.includes("read");
@@ -87,7 +89,7 @@ export function MessageItem({ message, showSender, editing, onEdit, onQuote }: M
             ✎
           </button>
         )}
-        <MessageActions message={message} onQuote={onQuote} />
+        <MessageActions message={message} onQuote={onQuote} onShowReaders={() => setShowReaders(true)} />
         {picking && (
           <EmojiPicker
             onClose={() => setPicking(false)}
@@ -99,6 +101,7 @@ export function MessageItem({ message, showSender, editing, onEdit, onQuote }: M
         )}
       </div>
       {showHistory && <EditHistoryDialog messageId={message.id} onClose={() => setShowHistory(false)} />}
+      {showReaders && <ReadReceiptsDialog messageId={message.id} onClose={() => setShowReaders(false)} />}
     </article>
   );
 }

@@ -11,6 +11,7 @@ import { SettingsPage } from "../settings/index";
 import { useStore } from "../state/store";
 import { me } from "../state/client-state";
 import { Avatar } from "./avatar";
+import { BuddyList } from "./buddy-list";
 import { isTyping } from "./keyboard";
 import { MessageView } from "./message-view";
 import { Sidebar } from "./sidebar";
@@ -158,6 +159,7 @@ export function Shell({ route }: { route: Route }) {
       <main id="main" class="main" tabindex={-1}>
         {route.page === "settings" ? <SettingsPage path={route.path} /> : <MessageView narrow={route.narrow} />}
       </main>
+      <BuddyList />
     </div>
   );
 }

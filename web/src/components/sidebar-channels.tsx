@@ -9,6 +9,7 @@ import type { ClientState } from "../state/client-state";
 import { useChannelTopics } from "../state/topics";
 import type { Subscription } from "../state/types";
 import { topicKey, unreadCounts } from "../state/unread";
+import { visibleUnreadCounts } from "../state/unread-visible";
 import { UnreadBadge } from "./unread-badge";
 
 const RECENT_TOPICS_SHOWN = 8;
@@ -71,7 +72,8 @@ function TopicList({ channel, narrow }: { channel: Subscription; narrow: Narrow 
 
 export function SidebarChannels({ narrow }: { narrow: Narrow }) {
   const groups = useClientState(groupChannels);
-  const counts = useClientState((s) => unreadCounts(s.unread));
+  const counts = useClientState(visibleUnreadCounts);
+  const allUnread = useClientState((s) => unreadCounts(s.unread));
   const session = useSession();
   const activeStream = narrow.kind === "channel" || narrow.kind === "topic" ? narrow.streamId : null;
   if (groups.length === 0) return <p class="sidebar-note">You are not subscribed to any channels.</p>;
@@ -98,7 +100,7 @@ export function SidebarChannels({ narrow }: { narrow: Narrow }) {
                     <span class="label">{channel.name}</span>
                     <UnreadBadge count={counts.byStream.get(channel.stream_id) ?? 0} />
                   </a>
-                  {active && (counts.byStream.get(channel.stream_id) ?? 0) > 0 && (
+                  {active && (allUnread.byStream.get(channel.stream_id) ?? 0) > 0 && (
                     <button type="button" class="link-button mark-read" onClick={() => void session.api.post("/mark_stream_as_read", { stream_id: channel.stream_id }).catch(() => undefined)}>
                       Mark #{channel.name} as read
                     </button>

@@ -7,6 +7,7 @@ import { useRef, useState } from "preact/hooks";
 import { narrowHref, type Narrow } from "../router";
 import { useClientState, useSession } from "../session";
 import { unreadCounts } from "../state/unread";
+import { visibleUnreadCounts } from "../state/unread-visible";
 import { dmTitle } from "../narrow";
 import { moveFocusWithArrows } from "./keyboard";
 import { NewChannelDialog } from "./new-channel-dialog";
@@ -54,10 +55,12 @@ export function Sidebar({ narrow }: { narrow: Narrow }) {
   const session = useSession();
   const nav = useRef<HTMLElement>(null);
   const counts = useClientState((s) => unreadCounts(s.unread));
+  // Muted topics and channels count neither in the combined feed's badge nor in their channel's.
+  const visible = useClientState(visibleUnreadCounts);
   const starred = useClientState((s) => s.starred.size);
   const [creating, setCreating] = useState(false);
   const views: Array<{ narrow: Narrow; label: string; count: number; mention?: boolean }> = [
-    { narrow: { kind: "all" }, label: "Combined feed", count: counts.total },
+    { narrow: { kind: "all" }, label: "Combined feed", count: visible.total },
     { narrow: { kind: "mentions" }, label: "Mentions", count: counts.mentions, mention: true },
     { narrow: { kind: "starred" }, label: "Starred", count: starred },
   ];

@@ -10,6 +10,7 @@ import { useClientState, useSession } from "../session";
 import { Field, FormActions, useAction } from "./controls";
 import { ProfileFieldsForm } from "./profile-fields-form";
 import { NOTIFICATION_GROUPS, PREFERENCE_GROUPS, PRIVACY_GROUPS, type SettingGroup, type SettingValue } from "./setting-defs";
+import { DesktopPermission } from "./desktop-permission";
 import { SettingsForm } from "./settings-form";
 import { StatusForm } from "./status-form";
 
@@ -102,4 +103,9 @@ export function AccountPage() {
 
 export const PreferencesPage = () => <OwnSettings groups={PREFERENCE_GROUPS} idPrefix="preferences" />;
 
-export const NotificationsPage = () => <OwnSettings groups={NOTIFICATION_GROUPS} idPrefix="notifications" />;
+export const NotificationsPage = () => (
+  <>
+    <DesktopPermission />
+    <OwnSettings groups={NOTIFICATION_GROUPS} idPrefix="notifications" />
+  </>
+);

@@ -5,6 +5,7 @@
  */
 import { applyOrgEvent } from "./apply-org-event";
 import { conversationKey, type ClientState, type TypingEntry } from "./client-state";
+import { mergePresences, type RawPresence } from "./presence";
 import type { Message, ServerEvent, TopicInfo } from "./types";
 import { addUnread, dmKey, moveUnread, placeOfMessage, removeUnread, type UnreadPlace } from "./unread";
 
@@ -114,6 +115,8 @@ export function applyEvent(state: ClientState, event: ServerEvent, now = Date.no
     }
     case "typing":
       return onTyping(state, event, now);
+    case "presence": // simplified_presence_events: the changed users' times, keyed by id
+      return { ...state, presence: mergePresences(state.presence, event.presences as Record<string, RawPresence> | undefined) };
     default:
       return applyOrgEvent(state, event);
   }

@@ -4,6 +4,7 @@
  * (apply-event.ts). Every change replaces the changed parts, so views re-render by identity.
  */
 import type { Channel, ChannelFolder, RealmEmoji, RecentDirectConversation, RegisterResponse, Subscription, TopicInfo, User, UserGroup } from "./types";
+import { presenceFromRegister, type PresenceState } from "./presence";
 import { unreadFromRegister, type UnreadState } from "./unread";
 
 /** Someone typing in a conversation (spec 4.1), until `expiresAt` unless a new start comes. */
@@ -42,6 +43,8 @@ export interface ClientState {
   typing: readonly TypingEntry[];
   typingPeriods: TypingPeriods;
   maxFileUploadSizeMib: number;
+  /** Who is active, idle or offline (presence.ts). */
+  presence: PresenceState;
 }
 
 export function conversationKey(target: { streamId: number; topic: string } | { dmKey: string }): string {
@@ -79,6 +82,7 @@ export function stateFromRegister(register: RegisterResponse): ClientState {
       startedExpiryMs: register.server_typing_started_expiry_period_milliseconds ?? 15_000,
     },
     maxFileUploadSizeMib: register.max_file_upload_size_mib ?? 25,
+    presence: presenceFromRegister(register, Date.now()),
   };
 }
 
