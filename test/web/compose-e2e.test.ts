@@ -9,12 +9,21 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import { ensureChromium } from "./browser.js";
-import { logIn, messageWith, SCREENSHOTS, startWebRealm, TIMEOUT, type WebRealm } from "./e2e-helpers.js";
+import { logIn, messageWith, SCREENSHOTS, startWebRealm, TIMEOUT, waitForText, type WebRealm } from "./e2e-helpers.js";
 
 const chromiumPath = ensureChromium();
 if (!chromiumPath) console.log("# SKIP compose e2e: chromium is not installed and could not be installed with apt-get");
 
 const composeValue = (page: Page) => page.locator("#compose-content").inputValue();
+
+/** Polls `check` (an API read) until it holds. */
+async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + TIMEOUT;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`never happened: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 /** Waits until the compose box holds exactly `text`. */
 async function waitForCompose(page: Page, text: string): Promise<void> {
@@ -145,5 +154,108 @@ describe("the compose box of the web client", { skip: chromiumPath ? false : "ch
     assert.equal(await composePicker.count(), 0);
     assert.match(await composeValue(alice), /cake/);
     await alice.locator("#compose-content").fill("");
+  });
+
+  it("keeps unsent text as a draft on the server, to restore or delete", async () => {
+    await alice.goto(`${realm.base}/#/narrow/channel/${engineering}-engineering/topic/lunch`);
+    await messageWith(alice, "Pizza on Friday?").waitFor({ timeout: TIMEOUT });
+    await alice.locator("#compose-content").fill("Half-written thought");
+    // Saved once typing pauses; the drafts event updates the count.
+    await alice.getByRole("link", { name: "Drafts (1)" }).click();
+    const drafts = alice.getByRole("list", { name: "Drafts" });
+    const item = drafts.getByRole("listitem").filter({ hasText: "Half-written thought" });
+    await item.waitFor({ timeout: TIMEOUT });
+    await waitForText(item, "#engineering › lunch");
+    const stored = await realm.alice.call("GET", "/drafts");
+    assert.deepEqual((stored.body.drafts as Array<{ content: string; topic: string; type: string }>).map((d) => [d.type, d.topic, d.content]), [["stream", "lunch", "Half-written thought"]]);
+    await alice.screenshot({ path: join(SCREENSHOTS, "drafts-view.png") });
+
+    await item.getByRole("button", { name: "Restore" }).click();
+    await waitForText(alice.locator("#narrow-title"), "lunch");
+    await waitForCompose(alice, "Half-written thought");
+    await alice.locator("#compose-content").press("Control+Enter");
+    await messageWith(bob, "Half-written thought").waitFor({ timeout: TIMEOUT });
+    await eventually("the sent draft is deleted", async () => ((await realm.alice.call("GET", "/drafts")).body.count as number) === 0);
+
+    // Leaving the view at once still keeps the text; Delete removes it.
+    await alice.locator("#compose-content").fill("Throwaway idea");
+    await alice.getByRole("link", { name: /^Drafts/ }).click();
+    const throwaway = drafts.getByRole("listitem").filter({ hasText: "Throwaway idea" });
+    await throwaway.getByRole("button", { name: "Delete" }).click();
+    await alice.getByText("No drafts.").waitFor({ timeout: TIMEOUT });
+    assert.equal((await realm.alice.call("GET", "/drafts")).body.count, 0);
+  });
+
+  it("sets a reminder on a message (POST /reminders)", async () => {
+    await alice.goto(`${realm.base}/#/narrow/channel/${engineering}-engineering/topic/lunch`);
+    const pizza = messageWith(alice, "Pizza on Friday?");
+    await pizza.hover();
+    await pizza.getByRole("button", { name: "Remind me about this" }).click();
+    const dialog = alice.getByRole("dialog", { name: "Remind me about this message" });
+    await dialog.getByRole("button", { name: "Tomorrow at 9:00" }).click();
+    await dialog.getByLabel("Note (optional)").fill("bring cash");
+    await alice.screenshot({ path: join(SCREENSHOTS, "message-reminder.png") });
+    await dialog.getByRole("button", { name: "Set reminder" }).click();
+    await dialog.waitFor({ state: "detached", timeout: TIMEOUT });
+    await pizza.hover(); // the toolbar, with its status line, shows on hover
+    await pizza.getByRole("status").getByText(/Reminder set for/).waitFor({ timeout: TIMEOUT });
+    const reminders = (await realm.alice.call("GET", "/reminders")).body.reminders as Array<{ reminder_target_message_id: number; scheduled_delivery_timestamp: number }>;
+    assert.equal(reminders.length, 1);
+    const tomorrowNine = await alice.evaluate(() => {
+      const d = new Date();
+      d.setDate(d.getDate() + 1);
+      d.setHours(9, 0, 0, 0);
+      return d.getTime() / 1000;
+    });
+    assert.equal(reminders[0].scheduled_delivery_timestamp, tomorrowNine);
+  });
+
+  it("schedules a message from compose, lists it with the reminder, edits it and sends it now", async () => {
+    await alice.locator("#compose-content").fill("Standup notes");
+    await alice.getByRole("button", { name: "Schedule", exact: true }).click();
+    const dialog = alice.getByRole("dialog", { name: "Schedule message" });
+    await dialog.getByRole("button", { name: "Tomorrow at 9:00" }).click();
+    await dialog.getByRole("button", { name: "Schedule", exact: true }).click();
+    await alice.locator(".compose-notice").getByText(/Scheduled for/).waitFor({ timeout: TIMEOUT });
+    await waitForCompose(alice, "");
+    await alice.getByRole("link", { name: "Scheduled (1)" }).click();
+
+    // (The only one: while it is edited, its text is in a textarea, which hasText does not see.)
+    const scheduled = alice.getByRole("list", { name: "Scheduled messages" }).getByRole("listitem");
+    await waitForText(scheduled, "Standup notes");
+    await waitForText(scheduled, "#engineering › lunch");
+    await alice.getByRole("list", { name: "Reminders" }).getByRole("listitem").filter({ hasText: "bring cash" }).waitFor({ timeout: TIMEOUT });
+    await alice.screenshot({ path: join(SCREENSHOTS, "scheduled-messages.png") });
+
+    // Edit the text and the time (the list follows the update event).
+    await scheduled.getByRole("button", { name: "Edit" }).click();
+    await scheduled.getByLabel("Message").fill("Standup notes, revised");
+    const later = await alice.evaluate(() => {
+      const d = new Date();
+      d.setDate(d.getDate() + 2);
+      d.setHours(10, 30, 0, 0);
+      // (No helper function here: tsx would wrap it in a __name() the page does not have.)
+      return { input: `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}T10:30`, seconds: d.getTime() / 1000 };
+    });
+    await scheduled.getByLabel("Send at").fill(later.input);
+    await scheduled.getByRole("button", { name: "Save" }).click();
+    const revised = alice.getByRole("list", { name: "Scheduled messages" }).getByRole("listitem").filter({ hasText: "Standup notes, revised" });
+    await revised.getByRole("button", { name: "Send now" }).waitFor({ timeout: TIMEOUT });
+    const stored = (await realm.alice.call("GET", "/scheduled_messages")).body.scheduled_messages as Array<{ scheduled_delivery_timestamp: number; content: string }>;
+    assert.deepEqual(stored.map((m) => [m.content, m.scheduled_delivery_timestamp]), [["Standup notes, revised", later.seconds]]);
+
+    await revised.getByRole("button", { name: "Send now" }).click();
+    await messageWith(bob, "Standup notes, revised").waitFor({ timeout: TIMEOUT });
+    await alice.getByText("No scheduled messages.").waitFor({ timeout: TIMEOUT });
+
+    // One made elsewhere (the API) shows up live, and Delete removes it; so does the reminder's.
+    const made = await realm.alice.call("POST", "/scheduled_messages", { type: "stream", to: engineering, topic: "lunch", content: "From the API", scheduled_delivery_timestamp: later.seconds });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const fromApi = alice.getByRole("list", { name: "Scheduled messages" }).getByRole("listitem").filter({ hasText: "From the API" });
+    await fromApi.getByRole("button", { name: "Delete" }).click();
+    await alice.getByText("No scheduled messages.").waitFor({ timeout: TIMEOUT });
+    await alice.getByRole("list", { name: "Reminders" }).getByRole("button", { name: "Delete" }).click();
+    await alice.getByText("No reminders.").waitFor({ timeout: TIMEOUT });
+    assert.equal(((await realm.alice.call("GET", "/reminders")).body.reminders as unknown[]).length, 0);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { applyOrgEvent } from "./apply-org-event";
 import { conversationKey, type ClientState, type TypingEntry } from "./client-state";
+import { applyComposeListEvent } from "./compose-lists";
 import type { Message, ServerEvent, TopicInfo } from "./types";
 import { addUnread, dmKey, moveUnread, placeOfMessage, removeUnread, type UnreadPlace } from "./unread";
 
@@ -114,6 +115,10 @@ export function applyEvent(state: ClientState, event: ServerEvent, now = Date.no
     }
     case "typing":
       return onTyping(state, event, now);
+    case "drafts":
+    case "scheduled_messages":
+    case "reminders":
+      return applyComposeListEvent(state, event);
     default:
       return applyOrgEvent(state, event);
   }
