@@ -157,6 +157,11 @@ describe("the compose box of the web client", { skip: chromiumPath ? false : "ch
   });
 
   it("keeps unsent text as a draft on the server, to restore or delete", async () => {
+    // Alice's other device has the drafts view open: the draft shows up there live (drafts events).
+    const otherDevice = await (await realm.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "light" })).newPage();
+    await logIn(otherDevice, realm.base, "alice@acme.test", "pw-alice-1");
+    await otherDevice.goto(`${realm.base}/#/drafts`);
+    await otherDevice.getByText("No drafts.").waitFor({ timeout: TIMEOUT });
     await alice.goto(`${realm.base}/#/narrow/channel/${engineering}-engineering/topic/lunch`);
     await messageWith(alice, "Pizza on Friday?").waitFor({ timeout: TIMEOUT });
     await alice.locator("#compose-content").fill("Half-written thought");
@@ -166,6 +171,7 @@ describe("the compose box of the web client", { skip: chromiumPath ? false : "ch
     const item = drafts.getByRole("listitem").filter({ hasText: "Half-written thought" });
     await item.waitFor({ timeout: TIMEOUT });
     await waitForText(item, "#engineering › lunch");
+    await otherDevice.getByRole("list", { name: "Drafts" }).getByText("Half-written thought").waitFor({ timeout: TIMEOUT });
     const stored = await realm.alice.call("GET", "/drafts");
     assert.deepEqual((stored.body.drafts as Array<{ content: string; topic: string; type: string }>).map((d) => [d.type, d.topic, d.content]), [["stream", "lunch", "Half-written thought"]]);
     await alice.screenshot({ path: join(SCREENSHOTS, "drafts-view.png") });
@@ -176,6 +182,8 @@ describe("the compose box of the web client", { skip: chromiumPath ? false : "ch
     await alice.locator("#compose-content").press("Control+Enter");
     await messageWith(bob, "Half-written thought").waitFor({ timeout: TIMEOUT });
     await eventually("the sent draft is deleted", async () => ((await realm.alice.call("GET", "/drafts")).body.count as number) === 0);
+    await otherDevice.getByText("No drafts.").waitFor({ timeout: TIMEOUT });
+    await otherDevice.context().close();
 
     // Leaving the view at once still keeps the text; Delete removes it.
     await alice.locator("#compose-content").fill("Throwaway idea");
