@@ -4,17 +4,15 @@
  * link to the message (Zulip's `#narrow/channel/…/near/{id}` form), move the topic (PATCH
  * /messages/{id} with propagate_mode change_all) and delete (DELETE /messages/{id}). Moving and
  * deleting are offered on one's own messages and to administrators; the server has the last word
- * (its refusal is shown). "Remind me" (issue 20) asks for a time and an optional note and has
- * Notification Bot bring the message back then (POST /reminders, FL 381).
+ * (its refusal is shown). "Remind me about this" is compose/remind-me.tsx.
  */
+import { RemindMe } from "../compose/remind-me";
 import { useState } from "preact/hooks";
 import { ApiError } from "../api/client";
 import { narrowHref } from "../router";
 import { useClientState, useSession } from "../session";
 import { isAdmin } from "../state/client-state";
 import type { Message } from "../state/types";
-import { formatWhen } from "../compose/time";
-import { TimePicker } from "../compose/time-picker";
 
 /** A permanent link to a message, in Zulip's own `near` form (the router reads it). */
 export function messageLink(message: Message, channelName: string, myId: number): string {
@@ -38,8 +36,6 @@ export function MessageActions({ message, onQuote }: Props) {
   const admin = useClientState(isAdmin);
   const channelName = useClientState((s) => (message.stream_id !== undefined ? (s.channels.get(message.stream_id)?.name ?? "") : ""));
   const [status, setStatus] = useState("");
-  const [reminding, setReminding] = useState(false);
-  const [note, setNote] = useState("");
   const mayChange = message.sender_id === myId || admin;
   const fail = (e: unknown) => setStatus(e instanceof ApiError ? e.msg : String(e));
 
@@ -59,17 +55,6 @@ export function MessageActions({ message, onQuote }: Props) {
       setStatus("Link copied");
     } catch {
       setStatus("Could not copy the link");
-    }
-  }
-
-  async function remind(seconds: number): Promise<string | null> {
-    try {
-      await session.api.post("/reminders", { message_id: message.id, scheduled_delivery_timestamp: seconds, note: note.trim() || undefined });
-      setStatus(`Reminder set for ${formatWhen(seconds)}`);
-      setNote("");
-      return null;
-    } catch (e) {
-      return e instanceof ApiError ? e.msg : String(e);
     }
   }
 
@@ -102,15 +87,7 @@ export function MessageActions({ message, onQuote }: Props) {
           🗑
         </button>
       )}
-      <button type="button" class="icon-button" aria-label="Remind me about this" aria-haspopup="dialog" aria-expanded={reminding} onClick={() => setReminding(!reminding)}>
-        ⏰
-      </button>
-      {reminding && (
-        <TimePicker label="Remind me about this message" confirm="Set reminder" class="below" onConfirm={remind} onClose={() => setReminding(false)}>
-          <label for={`reminder-note-${message.id}`}>Note (optional)</label>
-          <input id={`reminder-note-${message.id}`} maxLength={1000} value={note} onInput={(e) => setNote(e.currentTarget.value)} />
-        </TimePicker>
-      )}
+      <RemindMe messageId={message.id} />
       {status && (
         <span class="action-status" role="status">
           {status}

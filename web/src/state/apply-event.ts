@@ -5,9 +5,9 @@
  */
 import { applyOrgEvent } from "./apply-org-event";
 import { conversationKey, type ClientState, type TypingEntry } from "./client-state";
-import { applyComposeListEvent } from "./compose-lists";
 import type { Message, ServerEvent, TopicInfo } from "./types";
 import { addUnread, dmKey, moveUnread, placeOfMessage, removeUnread, type UnreadPlace } from "./unread";
+import { applyComposeListEvent } from "./compose-lists";
 
 /** Adds a topic (or moves it to the front with a newer max id) in a loaded topic list. */
 function touchTopic(topics: ClientState["topics"], streamId: number, name: string, messageId: number): ClientState["topics"] {
@@ -103,6 +103,10 @@ export function expireTyping(state: ClientState, now: number): ClientState {
 
 export function applyEvent(state: ClientState, event: ServerEvent, now = Date.now()): ClientState {
   switch (event.type) {
+    case "drafts":
+    case "scheduled_messages":
+    case "reminders":
+      return applyComposeListEvent(state, event);
     case "message":
       return onMessage(state, event);
     case "update_message_flags":
@@ -115,10 +119,6 @@ export function applyEvent(state: ClientState, event: ServerEvent, now = Date.no
     }
     case "typing":
       return onTyping(state, event, now);
-    case "drafts":
-    case "scheduled_messages":
-    case "reminders":
-      return applyComposeListEvent(state, event);
     default:
       return applyOrgEvent(state, event);
   }
