@@ -88,7 +88,12 @@ describe("the compose box of the web client", { skip: chromiumPath ? false : "ch
     await box.pressSequentially("see #eng");
     await list.getByRole("option", { name: "#engineering" }).waitFor({ timeout: TIMEOUT });
     await box.press("Enter");
-    await box.pressSequentially("or #**engineering>lu");
+    // `>` accepts a channel and goes on to its topics (as in Zulip).
+    await box.pressSequentially("or #en");
+    await list.getByRole("option", { name: "#engineering" }).waitFor({ timeout: TIMEOUT });
+    await box.press(">");
+    await waitForCompose(alice, "Hey @**Bob Member** and @_**Alice Admin** and @*backend* see #**engineering** or #**engineering>");
+    await box.pressSequentially("lu");
     await list.getByRole("option", { name: /lunch/ }).waitFor({ timeout: TIMEOUT });
     await box.press("Enter");
 

@@ -54,6 +54,9 @@ describe("compose typeahead", () => {
   it("completes channels, topics and emoji (by alias too)", () => {
     assert.deepEqual(complete("#en"), ["#**engineering** ", "#**general** "]);
     assert.deepEqual(complete("#**engineering>lu"), ["#**engineering>lunch** "]);
+    const channel = tokenAt("#eng", 4);
+    assert.ok(channel);
+    assert.deepEqual(suggestionsFor(channel, sources)[0].alternative, { key: ">", insert: "#**engineering>" });
     assert.deepEqual(complete(":smi"), [":smile: "]);
     assert.deepEqual(complete(":lik"), [":thumbs_up: "]);
   });

@@ -1,7 +1,8 @@
 /**
  * A suggestion list under a text field (WAI-ARIA's combobox pattern with a listbox popup): the
  * field keeps focus and points at the highlighted option with aria-activedescendant; Up/Down move,
- * Enter or Tab pick, Escape closes the list until the field moves on to another token.
+ * Enter or Tab pick (an item may name one more key that picks it differently), Escape closes the
+ * list until the field moves on to another token.
  */
 import { useEffect, useState } from "preact/hooks";
 import type { Suggestion } from "./typeahead";
@@ -30,6 +31,7 @@ export function useListNavigation(items: readonly Suggestion[], resetKey: string
       else if (event.key === "ArrowUp") setActive((current - 1 + items.length) % items.length);
       else if ((event.key === "Enter" && !event.shiftKey) || (event.key === "Tab" && !event.shiftKey)) pick(items[current]);
       else if (event.key === "Escape") setClosedFor(resetKey);
+      else if (items[current].alternative?.key === event.key) pick({ ...items[current], insert: items[current].alternative?.insert ?? items[current].insert });
       else return false;
       event.preventDefault();
       event.stopPropagation();

@@ -26,6 +26,11 @@ export interface Suggestion {
   glyph?: { text?: string; src?: string };
   /** What replaces the token. */
   insert: string;
+  /**
+   * Another key that accepts the item, with another text: `>` on a channel inserts `#**channel>`
+   * and so starts its topic completion, as in Zulip's compose box.
+   */
+  alternative?: { key: string; insert: string };
 }
 
 export interface CompletionSources {
@@ -116,7 +121,7 @@ export function suggestionsFor(token: Token, sources: CompletionSources): Sugges
     case "mention":
       return mentionSuggestions(token, sources);
     case "channel":
-      return rankByName(sources.channels, token.query, (c) => [c]).map((c) => ({ key: `channel:${c}`, label: `#${c}`, insert: `#**${c}** ` }));
+      return rankByName(sources.channels, token.query, (c) => [c]).map((c) => ({ key: `channel:${c}`, label: `#${c}`, insert: `#**${c}** `, alternative: { key: ">", insert: `#**${c}>` } }));
     case "topic":
       return rankByName(sources.topics, token.query, (t) => [t]).map((t) => ({ key: `topic:${t}`, label: t, detail: `#${token.channel}`, insert: `#**${token.channel}>${t}** ` }));
     case "emoji":
