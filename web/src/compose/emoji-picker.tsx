@@ -4,7 +4,7 @@
  * grid of emoji. Keyboard: type to search, Enter picks the first match, Down enters the grid,
  * arrows move in it, Escape closes.
  */
-import { useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { rankByName } from "./typeahead";
 import { useAllEmoji, type EmojiChoice, type EmojiEntry } from "./emoji-data";
 
@@ -27,6 +27,9 @@ export function EmojiPicker({ label, onPick, onClose, class: className }: Props)
   const all = useAllEmoji();
   const [query, setQuery] = useState("");
   const grid = useRef<HTMLDivElement>(null);
+  const search = useRef<HTMLInputElement>(null);
+  // (The autofocus attribute only works at page load; a popup takes focus itself.)
+  useEffect(() => search.current?.focus(), []);
   const shown = useMemo(() => (query.trim() === "" ? all.slice(0, MAX_SHOWN) : rankByName(all, query.trim().replace(/^:|:$/g, ""), (e) => [e.emoji_name, ...e.aliases], MAX_SHOWN)), [all, query]);
   const pick = (e: EmojiEntry) => onPick({ emoji_name: e.emoji_name, emoji_code: e.emoji_code, reaction_type: e.reaction_type });
 
@@ -60,7 +63,7 @@ export function EmojiPicker({ label, onPick, onClose, class: className }: Props)
         autocomplete="off"
         maxLength={40}
         value={query}
-        autofocus
+        ref={search}
         onInput={(e) => setQuery(e.currentTarget.value)}
         onKeyDown={(e) => {
           if (e.key === "Enter" && shown.length > 0) {

@@ -4,7 +4,7 @@
  * says whether it failed.
  */
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { fromLocalInput, timePresets, toLocalInput } from "./time";
 
 interface Props {
@@ -23,6 +23,8 @@ export function TimePicker({ label, confirm, onConfirm, onClose, children, class
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const id = `time-${label.replace(/\W+/g, "-").toLowerCase()}`;
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -56,7 +58,7 @@ export function TimePicker({ label, confirm, onConfirm, onClose, children, class
         ))}
       </div>
       <label for={id}>Date and time</label>
-      <input id={id} type="datetime-local" value={value} min={toLocalInput(new Date())} onInput={(e) => (setValue(e.currentTarget.value), setError(null))} autofocus />
+      <input id={id} type="datetime-local" value={value} min={toLocalInput(new Date())} onInput={(e) => (setValue(e.currentTarget.value), setError(null))} ref={field} />
       {children}
       {error && (
         <p class="form-error" role="alert">
