@@ -1,6 +1,7 @@
 /**
  * An accessibility pass over the web client's main views with axe-core (issue 20, "Done when"):
- * the login page, the combined feed, a channel with compose, search results, the settings pages,
+ * the login page, the combined feed, a channel with compose (its typeahead, emoji picker and
+ * schedule dialog open), search results, drafts, scheduled messages and reminders, the settings pages,
  * the phone layout with its sidebar open, and the join form. No serious or critical violation
  * may remain. Skipped, with the reason, when chromium is unavailable.
  */
@@ -72,6 +73,40 @@ describe("accessibility of the main views (axe-core)", { skip: chromiumPath ? fa
       await page.locator("#search-input").fill("sender:bob@acme.test everyone");
       await page.locator("#search-input").press("Enter");
       await page.locator("article.message .highlight").first().waitFor({ timeout: TIMEOUT });
+    }],
+    ["compose with the mention typeahead open", async () => {
+      await page.goto(`${realm.base}/#/narrow/channel/${channelId}-general/topic/hello`);
+      await page.locator("#compose-content").fill("Hi @bo");
+      await page.getByRole("listbox", { name: "Suggestions" }).getByRole("option").first().waitFor({ timeout: TIMEOUT });
+    }],
+    ["compose with the emoji picker open", async () => {
+      await page.locator("#compose-content").fill("");
+      await page.getByRole("button", { name: "Emoji", exact: true }).click();
+      await page.getByRole("dialog", { name: "Insert an emoji" }).getByRole("menuitem").nth(20).waitFor({ timeout: TIMEOUT });
+    }],
+    ["compose with the schedule dialog open", async () => {
+      await page.keyboard.press("Escape");
+      await page.locator("#compose-content").fill("Later");
+      await page.getByRole("button", { name: "Schedule", exact: true }).click();
+      await page.getByRole("dialog", { name: "Schedule message" }).waitFor({ timeout: TIMEOUT });
+    }],
+    ["drafts", async () => {
+      const saved = await realm.alice.call("POST", "/drafts", { drafts: [{ type: "stream", to: [channelId], topic: "hello", content: "An unsent thought" }] });
+      assert.equal(saved.status, 200, JSON.stringify(saved.body));
+      await page.goto(`${realm.base}/#/drafts`);
+      await page.getByRole("list", { name: "Drafts" }).getByText("An unsent thought").waitFor({ timeout: TIMEOUT });
+    }],
+    ["scheduled messages and reminders", async () => {
+      const when = Math.floor(Date.now() / 1000) + 86_400;
+      const scheduled = await realm.alice.call("POST", "/scheduled_messages", { type: "stream", to: channelId, topic: "hello", content: "See you tomorrow", scheduled_delivery_timestamp: when });
+      assert.equal(scheduled.status, 200, JSON.stringify(scheduled.body));
+      const messages = await realm.alice.call("GET", "/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: "channel", operand: channelId }]) });
+      const target = (messages.body.messages as Array<{ id: number }>)[0].id;
+      const reminder = await realm.alice.call("POST", "/reminders", { message_id: target, scheduled_delivery_timestamp: when, note: "follow up" });
+      assert.equal(reminder.status, 200, JSON.stringify(reminder.body));
+      await page.goto(`${realm.base}/#/scheduled`);
+      await page.getByRole("list", { name: "Scheduled messages" }).getByText("See you tomorrow").waitFor({ timeout: TIMEOUT });
+      await page.getByRole("list", { name: "Reminders" }).getByText("follow up").waitFor({ timeout: TIMEOUT });
     }],
     ["personal settings", async () => {
       await page.goto(`${realm.base}/#/settings/profile`);

@@ -132,7 +132,7 @@ describe("the web client as a daily driver", { skip: chromiumPath ? false : "chr
     await bob.locator("#sidebar").waitFor({ state: "hidden", timeout: TIMEOUT });
     await messageWith(bob, "Pizza on Friday?").waitFor({ timeout: TIMEOUT });
 
-    await bob.getByRole("textbox", { name: "Topic", exact: true }).fill("lunch");
+    await bob.getByRole("combobox", { name: "Topic", exact: true }).fill("lunch");
     await bob.locator("#compose-content").fill("Friday works for me");
     await bob.getByRole("button", { name: "Send" }).click();
     await messageWith(bob, "Friday works for me").waitFor({ timeout: TIMEOUT });
@@ -145,7 +145,7 @@ describe("the web client as a daily driver", { skip: chromiumPath ? false : "chr
   it("sends with Enter once the reader ticks Enter to send (Zulip's enter_sends)", async () => {
     await alice.getByLabel("Enter to send").check();
     await alice.waitForFunction(() => (document.getElementById("compose-content") as HTMLTextAreaElement).placeholder.startsWith("Message (Enter to send"), undefined, { timeout: TIMEOUT });
-    await alice.getByRole("textbox", { name: "Topic", exact: true }).fill("lunch");
+    await alice.getByRole("combobox", { name: "Topic", exact: true }).fill("lunch");
     await alice.locator("#compose-content").fill("Sent with Enter");
     await alice.locator("#compose-content").press("Enter");
     await messageWith(alice, "Sent with Enter").waitFor({ timeout: TIMEOUT });

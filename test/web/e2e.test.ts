@@ -86,7 +86,7 @@ describe("web client in a browser", { skip: chromiumPath ? false : "chromium una
     await waitForText(bob.locator(".sidebar"), "design"); // Bob's sidebar follows the subscription event
 
     // Alice writes Markdown, attaches a small image, a text file and a large file (tus), previews, sends.
-    await alice.getByRole("textbox", { name: "Topic", exact: true }).fill("launch");
+    await alice.getByRole("combobox", { name: "Topic", exact: true }).fill("launch");
     await alice.locator("#compose-content").fill("Plan for **launch** with `code`:\n> ship it\n\n");
     const png = await sharp({ create: { width: 120, height: 80, channels: 3, background: "#3d5afe" } }).png().toBuffer();
     await alice.locator("#compose-file").setInputFiles([

@@ -1,8 +1,8 @@
 /**
  * Hash routing, so the server only ever serves index.html at `/` and every view has a link:
  * `#/narrow/channel/12-general/topic/lunch`, `#/narrow/dm/8,9`, `#/narrow/search/word`,
- * `#/narrow/is/starred`, `#/narrow/is/mentioned`, and `#/settings/<section>/…` for the settings
- * pages (web/src/settings). Zulip's own `#narrow/…` links (without the slash) are read too.
+ * `#/narrow/is/starred`, `#/narrow/is/mentioned`, `#/settings/<section>/…` for the settings
+ * pages (web/src/settings), `#/drafts` and `#/scheduled`. Zulip's own `#narrow/…` links (without the slash) are read too.
  */
 import { useEffect, useState } from "preact/hooks";
 
@@ -15,7 +15,7 @@ export type Narrow =
   | { kind: "starred" }
   | { kind: "mentions" };
 
-export type Route = { page: "messages"; narrow: Narrow } | { page: "settings"; path: string[] };
+export type Route = { page: "messages"; narrow: Narrow } | { page: "settings"; path: string[] } | { page: "drafts" } | { page: "scheduled" };
 
 const decode = (part: string) => {
   try {
@@ -45,6 +45,9 @@ export function parseHash(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/").filter((p) => p !== "");
   if (parts[0] === "settings") return { page: "settings", path: parts.slice(1).map(decode) };
   if (parts[0] === "narrow") return { page: "messages", narrow: parseNarrow(parts.slice(1)) };
+  // Zulip's `#drafts`, `#scheduled` and `#reminders` views (compose/drafts-view, scheduled-view).
+  if (parts[0] === "drafts") return { page: "drafts" };
+  if (parts[0] === "scheduled" || parts[0] === "reminders") return { page: "scheduled" };
   return { page: "messages", narrow: { kind: "all" } };
 }
 

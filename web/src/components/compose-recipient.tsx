@@ -1,11 +1,15 @@
 /**
  * Who a new message goes to: a channel and a topic, or the people of a direct message. People
  * are picked by name or email from the organization's active users (a native datalist, so the
- * browser's own accessible suggestion list is used), and shown as removable chips.
+ * browser's own accessible suggestion list is used), and shown as removable chips. The topic box
+ * completes from the channel's topics (an ARIA combobox, compose/suggestion-list.tsx).
  */
 import { useState } from "preact/hooks";
+import { SuggestionList, useListNavigation } from "../compose/suggestion-list";
+import { rankByName, type Suggestion } from "../compose/typeahead";
 import type { ComposeTarget } from "../narrow";
 import { useClientState } from "../session";
+import { useChannelTopics } from "../state/topics";
 
 interface Props {
   target: ComposeTarget;
@@ -61,6 +65,47 @@ function PeoplePicker({ userIds, onChange }: { userIds: number[]; onChange: (ids
   );
 }
 
+const TOPIC_LIST_ID = "compose-topic-suggestions";
+
+function TopicInput({ streamId, topic, onChange }: { streamId: number | null; topic: string; onChange: (topic: string) => void }) {
+  const [focused, setFocused] = useState(false);
+  // The list stays closed after a pick until the text changes again.
+  const [picked, setPicked] = useState<string | null>(null);
+  const topics = useChannelTopics(focused ? streamId : null);
+  const items: Suggestion[] = focused && picked !== topic
+    ? rankByName(topics ?? [], topic, (t) => [t.name])
+        .filter((t) => t.name !== topic)
+        .map((t) => ({ key: t.name, label: t.name, insert: t.name }))
+    : [];
+  const nav = useListNavigation(items, `${streamId}:${topic}`);
+  const pick = (item: Suggestion) => {
+    onChange(item.insert);
+    setPicked(item.insert);
+  };
+  return (
+    <span class="topic-field">
+      <input
+        id="compose-topic"
+        class="topic-input"
+        placeholder="Topic"
+        maxLength={60}
+        autocomplete="off"
+        role="combobox"
+        aria-expanded={nav.open}
+        aria-autocomplete="list"
+        aria-controls={nav.open ? TOPIC_LIST_ID : undefined}
+        aria-activedescendant={nav.open ? `${TOPIC_LIST_ID}-${nav.active}` : undefined}
+        value={topic}
+        onFocus={() => setFocused(true)}
+        onBlur={() => setFocused(false)}
+        onInput={(e) => onChange(e.currentTarget.value)}
+        onKeyDown={(e) => nav.onKeyDown(e, pick)}
+      />
+      <SuggestionList id={TOPIC_LIST_ID} label="Topics" items={items} nav={nav} onPick={pick} class="topic-suggestions" />
+    </span>
+  );
+}
+
 export function ComposeRecipient({ target, onChange }: Props) {
   const channels = useClientState((s) => s.subscriptions);
   const sorted = [...channels.values()].filter((c) => !c.is_archived).sort((a, b) => a.name.localeCompare(b.name));
@@ -97,7 +142,7 @@ export function ComposeRecipient({ target, onChange }: Props) {
           <label class="visually-hidden" for="compose-topic">
             Topic
           </label>
-          <input id="compose-topic" class="topic-input" placeholder="Topic" maxLength={60} value={target.topic} onInput={(e) => onChange({ ...target, topic: e.currentTarget.value })} />
+          <TopicInput streamId={target.streamId} topic={target.topic} onChange={(topic) => onChange({ ...target, topic })} />
         </>
       ) : (
         <PeoplePicker userIds={target.userIds} onChange={(userIds) => onChange({ kind: "dm", userIds })} />

@@ -2,13 +2,20 @@
  * The compose box (issue 10): recipient (channel and topic, or people), the Markdown draft with
  * a server-rendered preview (POST /messages/render), uploads by button, drag and drop or paste,
  * typing notifications (spec 4.1, typing-notifier.ts) and sending with POST /messages. Enter
- * sends when the user's enter_sends setting is on, Ctrl/Cmd+Enter always does.
+ * sends when the user's enter_sends setting is on, Ctrl/Cmd+Enter always does. Issue 20 adds the
+ * typeahead and emoji picker, drafts kept on the server and schedule send (web/src/compose/).
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ApiError } from "../api/client";
+import { EmojiPicker } from "../compose/emoji-picker";
+import { formatWhen } from "../compose/time";
+import { ScheduleSend } from "../compose/schedule-send";
+import { useComposeTypeahead } from "../compose/use-compose-typeahead";
+import { draftToRestore, useDraftSync } from "../compose/use-draft-sync";
 import type { ComposeTarget } from "../narrow";
 import { useClientState, useSession } from "../session";
 import { conversationKey } from "../state/client-state";
+import { draftsOf, scheduledOf } from "../state/compose-lists";
 import { TypingNotifier, type TypingTarget } from "../state/typing-notifier";
 import { dmKey } from "../state/unread";
 import { ComposeRecipient } from "./compose-recipient";
@@ -43,9 +50,22 @@ export function Compose({ target, onTargetChange, focusRequest, insert }: Compos
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [dragging, setDragging] = useState(false);
+  const [pickingEmoji, setPickingEmoji] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const counts = useClientState((s) => ({ drafts: draftsOf(s).length, scheduled: scheduledOf(s).length }));
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const { uploads, uploadError, clearUploadError, startUploads } = useUploads((change) => setContent(change));
+  const typeahead = useComposeTypeahead(content, textarea, (value) => edit(value));
+  const drafts = useDraftSync(target, content);
+  useEffect(() => {
+    const draft = draftToRestore.get();
+    if (!draft) return;
+    draftToRestore.set(null);
+    drafts.adopt(draft);
+    setContent(draft.content);
+    textarea.current?.focus();
+  }, []);
 
   const notifier = useMemo(
     () =>
@@ -86,19 +106,32 @@ export function Compose({ target, onTargetChange, focusRequest, insert }: Compos
     }
   }
 
+  /** The request parameters for the message as it stands, or null (and an error shown). */
+  function messageParams(): Record<string, unknown> | null {
+    if (target.kind === "stream" && target.streamId === null) return (setError("Choose a channel first."), null);
+    if (target.kind === "dm" && target.userIds.length === 0) return (setError("Choose who to send it to."), null);
+    return target.kind === "stream" ? { type: "stream", to: target.streamId, topic: target.topic, content } : { type: "direct", to: target.userIds, content };
+  }
+
+  /** The text left the box (sent or scheduled): clear it and its draft. */
+  function sentOff() {
+    notifier.stop();
+    drafts.sent();
+    setContent("");
+    setPreview(null);
+    clearUploadError();
+  }
+
   async function send() {
     if (content.trim() === "" || sending || uploads.length > 0) return;
-    if (target.kind === "stream" && target.streamId === null) return setError("Choose a channel first.");
-    if (target.kind === "dm" && target.userIds.length === 0) return setError("Choose who to send it to.");
-    const params = target.kind === "stream" ? { type: "stream", to: target.streamId, topic: target.topic, content } : { type: "direct", to: target.userIds, content };
+    const params = messageParams();
+    if (!params) return;
     setSending(true);
     setError(null);
+    setNotice(null);
     try {
       await session.api.post("/messages", params);
-      notifier.stop();
-      setContent("");
-      setPreview(null);
-      clearUploadError();
+      sentOff();
     } catch (e) {
       setError(e instanceof ApiError ? e.msg : String(e));
     } finally {
@@ -107,7 +140,21 @@ export function Compose({ target, onTargetChange, focusRequest, insert }: Compos
     }
   }
 
+  /** Puts `text` at the caret (an emoji from the picker). */
+  function insertAtCaret(text: string) {
+    const el = textarea.current;
+    const at = el?.selectionStart ?? content.length;
+    const before = content.slice(0, at);
+    const piece = `${before === "" || /\s$/.test(before) ? "" : " "}${text} `;
+    edit(before + piece + content.slice(el?.selectionEnd ?? at));
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(at + piece.length, at + piece.length);
+    });
+  }
+
   function onKeyDown(event: KeyboardEvent) {
+    if (typeahead.onKeyDown(event)) return;
     if (event.key !== "Enter" || event.isComposing) return;
     const enterSends = userSettings.enter_sends === true;
     if (event.ctrlKey || event.metaKey || (enterSends && !event.shiftKey)) {
@@ -148,18 +195,25 @@ export function Compose({ target, onTargetChange, focusRequest, insert }: Compos
           <RenderedContent html={preview || "<p><em>Nothing to preview</em></p>"} />
         </div>
       ) : (
-        <>
+        <div class="compose-field">
           <label class="visually-hidden" for="compose-content">
             Message
           </label>
+          {typeahead.list}
           <textarea
             id="compose-content"
             ref={textarea}
             class="compose-textarea"
+            {...typeahead.aria}
+            onKeyUp={typeahead.trackCaret}
+            onClick={typeahead.trackCaret}
             placeholder={userSettings.enter_sends === true ? "Message (Enter to send, Shift+Enter for a new line)" : "Message (Ctrl+Enter to send)"}
             rows={3}
             value={content}
-            onInput={(e) => edit(e.currentTarget.value)}
+            onInput={(e) => {
+              edit(e.currentTarget.value);
+              typeahead.trackCaret(e);
+            }}
             onKeyDown={onKeyDown}
             onPaste={(e) => {
               if (e.clipboardData?.files.length) {
@@ -168,13 +222,19 @@ export function Compose({ target, onTargetChange, focusRequest, insert }: Compos
               }
             }}
           />
-        </>
+        </div>
       )}
       {uploads.map((u) => (
         <p key={u.id} class="upload-progress" role="status">
           Uploading {u.name}… {Math.round(u.fraction * 100)}%
         </p>
       ))}
+      {notice && (
+        <p class="compose-notice" role="status">
+          {notice}{" "}
+          <a href="#/scheduled">View scheduled messages</a>
+        </p>
+      )}
       {shownError && (
         <p class="form-error" role="alert">
           {shownError}{" "}
@@ -188,10 +248,34 @@ export function Compose({ target, onTargetChange, focusRequest, insert }: Compos
         <button type="button" class="button" onClick={() => fileInput.current?.click()}>
           Attach files
         </button>
+        <span class="compose-emoji">
+          <button type="button" class="button" aria-haspopup="dialog" aria-expanded={pickingEmoji} onClick={() => setPickingEmoji(!pickingEmoji)} disabled={preview !== null}>
+            Emoji
+          </button>
+          {pickingEmoji && (
+            <EmojiPicker
+              label="Insert an emoji"
+              class="above"
+              onClose={() => (setPickingEmoji(false), textarea.current?.focus())}
+              onPick={(emoji) => {
+                setPickingEmoji(false);
+                insertAtCaret(`:${emoji.emoji_name}:`);
+              }}
+            />
+          )}
+        </span>
         <button type="button" class="button" aria-pressed={preview !== null} onClick={() => void togglePreview()} disabled={content.trim() === ""}>
           {preview !== null ? "Edit" : "Preview"}
         </button>
         <span class="spacer" />
+        <a class="compose-link" href="#/drafts">
+          Drafts{counts.drafts > 0 ? ` (${counts.drafts})` : ""}
+        </a>
+        {counts.scheduled > 0 && (
+          <a class="compose-link" href="#/scheduled">
+            Scheduled ({counts.scheduled})
+          </a>
+        )}
         <label class="enter-sends">
           <input
             type="checkbox"
@@ -203,6 +287,14 @@ export function Compose({ target, onTargetChange, focusRequest, insert }: Compos
         <button type="button" class="button primary" onClick={() => void send()} disabled={sending || content.trim() === "" || uploads.length > 0}>
           Send
         </button>
+        <ScheduleSend
+          disabled={content.trim() === "" || uploads.length > 0}
+          params={messageParams}
+          onScheduled={(seconds) => {
+            sentOff();
+            setNotice(`Scheduled for ${formatWhen(seconds)}.`);
+          }}
+        />
       </div>
     </section>
   );

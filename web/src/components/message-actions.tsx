@@ -4,8 +4,9 @@
  * link to the message (Zulip's `#narrow/channel/…/near/{id}` form), move the topic (PATCH
  * /messages/{id} with propagate_mode change_all) and delete (DELETE /messages/{id}). Moving and
  * deleting are offered on one's own messages and to administrators; the server has the last word
- * (its refusal is shown).
+ * (its refusal is shown). "Remind me about this" is compose/remind-me.tsx.
  */
+import { RemindMe } from "../compose/remind-me";
 import { useState } from "preact/hooks";
 import { ApiError } from "../api/client";
 import { narrowHref } from "../router";
@@ -95,6 +96,7 @@ export function MessageActions({ message, onQuote, onShowReaders }: Props) {
           🗑
         </button>
       )}
+      <RemindMe messageId={message.id} />
       {status && (
         <span class="action-status" role="status">
           {status}

@@ -12,7 +12,8 @@ import { EditHistoryDialog } from "./edit-history-dialog";
 import { MessageActions } from "./message-actions";
 import { ReadReceiptsDialog } from "./read-receipts-dialog";
 import { MessageEditor } from "./message-editor";
-import { EmojiPicker, Reactions, useToggleReaction } from "./reactions";
+import { EmojiPicker } from "../compose/emoji-picker";
+import { Reactions, useToggleReaction } from "./reactions";
 import { RenderedContent } from "./rendered-content";
 
 interface MessageItemProps {
@@ -78,7 +79,7 @@ export function MessageItem({ message, showSender, editing, onEdit, onQuote }: M
         <Reactions message={message} />
       </div>
       <div class={`message-actions${picking ? " open" : ""}`} role="toolbar" aria-label="Message actions">
-        <button type="button" class="icon-button" aria-label="Add reaction" aria-haspopup="menu" aria-expanded={picking} onClick={() => setPicking(!picking)}>
+        <button type="button" class="icon-button" aria-label="Add reaction" aria-haspopup="dialog" aria-expanded={picking} onClick={() => setPicking(!picking)}>
           ☺
         </button>
         <button type="button" class={`icon-button${starred ? " on" : ""}`} aria-label={starred ? "Unstar" : "Star"} aria-pressed={starred} onClick={toggleStar}>
@@ -92,6 +93,7 @@ export function MessageItem({ message, showSender, editing, onEdit, onQuote }: M
         <MessageActions message={message} onQuote={onQuote} onShowReaders={() => setShowReaders(true)} />
         {picking && (
           <EmojiPicker
+            label="Add a reaction"
             onClose={() => setPicking(false)}
             onPick={(emoji) => {
               setPicking(false);

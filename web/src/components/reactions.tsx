@@ -1,31 +1,13 @@
 /**
  * Emoji reactions under a message: one chip per emoji with its count, pressed when the reader
  * reacted; a click toggles the reader's reaction (POST/DELETE /messages/{id}/reactions). The
- * picker offers common emoji and the organization's custom emoji.
+ * picker (compose/emoji-picker.tsx) searches the whole emoji set.
  */
-import { useRef } from "preact/hooks";
 import { ApiError } from "../api/client";
 import { emojiFromCode, listNames } from "../format";
 import { useClientState, useSession } from "../session";
 import { userName } from "../state/client-state";
 import type { Message, Reaction } from "../state/types";
-import { moveFocusWithArrows } from "./keyboard";
-
-/** Zulip's names and codes for the emoji people react with most. */
-export const COMMON_EMOJI: ReadonlyArray<{ name: string; code: string }> = [
-  { name: "thumbs_up", code: "1f44d" },
-  { name: "heart", code: "2764" },
-  { name: "tada", code: "1f389" },
-  { name: "smile", code: "1f604" },
-  { name: "joy", code: "1f602" },
-  { name: "eyes", code: "1f440" },
-  { name: "rocket", code: "1f680" },
-  { name: "check", code: "2705" },
-  { name: "thinking", code: "1f914" },
-  { name: "clap", code: "1f44f" },
-  { name: "fire", code: "1f525" },
-  { name: "octopus", code: "1f419" },
-];
 
 type EmojiChoice = Pick<Reaction, "emoji_name" | "emoji_code" | "reaction_type">;
 
@@ -82,44 +64,6 @@ export function Reactions({ message }: { message: Message }) {
           </button>
         );
       })}
-    </div>
-  );
-}
-
-export function EmojiPicker({ onPick, onClose }: { onPick: (emoji: EmojiChoice) => void; onClose: () => void }) {
-  const realmEmoji = useClientState((s) => s.realmEmoji);
-  const ref = useRef<HTMLDivElement>(null);
-  const choices: EmojiChoice[] = [
-    ...COMMON_EMOJI.map((e) => ({ emoji_name: e.name, emoji_code: e.code, reaction_type: "unicode_emoji" as const })),
-    ...Object.values(realmEmoji)
-      .filter((e) => !e.deactivated)
-      .map((e) => ({ emoji_name: e.name, emoji_code: e.id, reaction_type: "realm_emoji" as const })),
-  ];
-  return (
-    <div
-      class="emoji-picker"
-      role="menu"
-      aria-label="Add a reaction"
-      ref={ref}
-      onKeyDown={(e) => {
-        if (e.key === "Escape") onClose();
-        moveFocusWithArrows(e, ref.current);
-      }}
-    >
-      {choices.map((emoji, i) => (
-        <button
-          key={`${emoji.reaction_type}:${emoji.emoji_code}`}
-          type="button"
-          role="menuitem"
-          class="emoji-choice"
-          title={`:${emoji.emoji_name}:`}
-          aria-label={emoji.emoji_name.replace(/_/g, " ")}
-          autofocus={i === 0}
-          onClick={() => onPick(emoji)}
-        >
-          <EmojiGlyph emoji={emoji} />
-        </button>
-      ))}
     </div>
   );
 }

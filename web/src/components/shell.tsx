@@ -8,6 +8,8 @@ import { narrowHref, navigate, settingsHref, type Narrow, type Route } from "../
 import { useClientState, useSession } from "../session";
 import { MAX_SEARCH_LENGTH, searchSuggestions } from "../search-query";
 import { SettingsPage } from "../settings/index";
+import { DraftsView } from "../compose/drafts-view";
+import { ScheduledView } from "../compose/scheduled-view";
 import { useStore } from "../state/store";
 import { me } from "../state/client-state";
 import { Avatar } from "./avatar";
@@ -157,7 +159,7 @@ export function Shell({ route }: { route: Route }) {
       </header>
       <Sidebar narrow={narrow} />
       <main id="main" class="main" tabindex={-1}>
-        {route.page === "settings" ? <SettingsPage path={route.path} /> : <MessageView narrow={route.narrow} />}
+        {route.page === "settings" ? <SettingsPage path={route.path} /> : route.page === "drafts" ? <DraftsView /> : route.page === "scheduled" ? <ScheduledView /> : <MessageView narrow={route.narrow} />}
       </main>
       <BuddyList />
     </div>

@@ -8,6 +8,7 @@ import { conversationKey, type ClientState, type TypingEntry } from "./client-st
 import { mergePresences, type RawPresence } from "./presence";
 import type { Message, ServerEvent, TopicInfo } from "./types";
 import { addUnread, dmKey, moveUnread, placeOfMessage, removeUnread, type UnreadPlace } from "./unread";
+import { applyComposeListEvent } from "./compose-lists";
 
 /** Adds a topic (or moves it to the front with a newer max id) in a loaded topic list. */
 function touchTopic(topics: ClientState["topics"], streamId: number, name: string, messageId: number): ClientState["topics"] {
@@ -103,6 +104,10 @@ export function expireTyping(state: ClientState, now: number): ClientState {
 
 export function applyEvent(state: ClientState, event: ServerEvent, now = Date.now()): ClientState {
   switch (event.type) {
+    case "drafts":
+    case "scheduled_messages":
+    case "reminders":
+      return applyComposeListEvent(state, event);
     case "message":
       return onMessage(state, event);
     case "update_message_flags":
