@@ -202,6 +202,26 @@ describe("the compose box of the web client", { skip: chromiumPath ? false : "ch
     assert.equal((await realm.alice.call("GET", "/drafts")).body.count, 0);
   });
 
+  it("keeps drafts in the browser when draft synchronization is off", async () => {
+    const off = await realm.bob.call("PATCH", "/settings", { enable_drafts_synchronization: false });
+    assert.equal(off.status, 200, JSON.stringify(off.body));
+    await bob.goto(`${realm.base}/#/narrow/channel/${engineering}-engineering/topic/lunch`);
+    await messageWith(bob, "Pizza on Friday?").waitFor({ timeout: TIMEOUT });
+    await bob.locator("#compose-content").fill("Only on this laptop");
+    await bob.getByRole("link", { name: "Drafts (1)" }).click();
+    await bob.getByText("New drafts stay in this browser").waitFor({ timeout: TIMEOUT });
+    const item = bob.getByRole("list", { name: "Drafts" }).getByRole("listitem").filter({ hasText: "Only on this laptop" });
+    await waitForText(item, "#engineering › lunch");
+    assert.equal((await realm.bob.call("GET", "/drafts")).body.count, 0);
+    await item.getByRole("button", { name: "Restore" }).click();
+    await waitForCompose(bob, "Only on this laptop");
+    await bob.locator("#compose-content").press("Control+Enter");
+    await messageWith(bob, "Only on this laptop").waitFor({ timeout: TIMEOUT });
+    await bob.getByRole("link", { name: "Drafts", exact: true }).click();
+    await bob.getByText("No drafts.").waitFor({ timeout: TIMEOUT });
+    await bob.goto(`${realm.base}/#/narrow/channel/${engineering}-engineering/topic/lunch`);
+  });
+
   it("sets a reminder on a message (POST /reminders)", async () => {
     await alice.goto(`${realm.base}/#/narrow/channel/${engineering}-engineering/topic/lunch`);
     const pizza = messageWith(alice, "Pizza on Friday?");

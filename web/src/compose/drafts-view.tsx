@@ -1,7 +1,8 @@
 /**
  * The drafts view (issue 20; `#/drafts`, Zulip's drafts overlay): the user's unsent messages kept
  * on the server, newest first, each with where it was going; Restore opens its conversation with
- * the text back in the compose box, Delete removes it (DELETE /drafts/{id}).
+ * the text back in the compose box, Delete removes it (DELETE /drafts/{id}). Drafts kept in this
+ * browser (synchronization off) are listed with them.
  */
 import { useState } from "preact/hooks";
 import { ApiError } from "../api/client";
@@ -9,9 +10,9 @@ import { channelName, dmTitle } from "../narrow";
 import { narrowHref, navigate, settingsHref, type Narrow } from "../router";
 import { useClientState, useSession } from "../session";
 import type { ClientState } from "../state/client-state";
-import { draftsOf, type Draft } from "../state/compose-lists";
+import type { Draft } from "../state/compose-lists";
 import { formatWhen } from "./time";
-import { draftToRestore } from "./use-draft-sync";
+import { deleteDraft, draftToRestore, useAllDrafts } from "./use-draft-sync";
 
 /** "#channel › topic", the people of a direct message, or "No recipient". */
 export function recipientLabel(state: ClientState, type: string, to: number | readonly number[], topic = ""): string {
@@ -29,7 +30,7 @@ function narrowOfDraft(draft: Draft): Narrow {
 
 export function DraftsView() {
   const session = useSession();
-  const drafts = useClientState(draftsOf);
+  const drafts = useAllDrafts();
   const state = useClientState((s) => s);
   const syncing = useClientState((s) => s.userSettings.enable_drafts_synchronization !== false);
   const [error, setError] = useState<string | null>(null);
@@ -49,7 +50,7 @@ export function DraftsView() {
       <div class="compose-list-body">
         {!syncing && (
           <p class="notice">
-            Drafts are not kept: <a href={settingsHref("preferences")}>turn on draft synchronization</a> in your settings.
+            New drafts stay in this browser: <a href={settingsHref("preferences")}>turn on draft synchronization</a> to have them on all your devices.
           </p>
         )}
         {error && (
@@ -72,7 +73,7 @@ export function DraftsView() {
                   <button type="button" class="button primary" onClick={() => restore(draft)}>
                     Restore
                   </button>
-                  <button type="button" class="button" onClick={() => void session.api.delete(`/drafts/${draft.id}`).catch((e: unknown) => setError(e instanceof ApiError ? e.msg : String(e)))}>
+                  <button type="button" class="button" onClick={() => void deleteDraft(session, draft.id).catch((e: unknown) => setError(e instanceof ApiError ? e.msg : String(e)))}>
                     Delete
                   </button>
                 </div>
