@@ -126,10 +126,9 @@ function migratedPostgresTemplate(): Promise<string> {
   return postgresTemplate;
 }
 
+/** Percent-encoded by hand: URLSearchParams writes spaces as "+", which libpq (pg_dump) keeps literally. */
 function withOptions(url: string, options: string): string {
-  const target = new URL(url);
-  target.searchParams.set("options", options);
-  return target.toString();
+  return `${url}${url.includes("?") ? "&" : "?"}options=${encodeURIComponent(options)}`;
 }
 
 function databaseUrl(base: string, database: string): string {
