@@ -162,12 +162,12 @@ async function main(): Promise<void> {
   // Outgoing-webhook bots are called after the triggering message's commit, off the request.
   const outgoingWebhooks = new OutgoingWebhookRunner(deps, {
     onError: (err) => logLine("error", "outgoing webhook delivery failed", { err: errorFields(err) }),
-    onDrop: (job) => logLine("warn", "outgoing webhook queue full: a bot call was dropped", { bot_id: job.botId, message_id: job.messageId }),
   });
   deps.outgoingWebhooks = outgoingWebhooks;
   const app = await buildApp(deps, { metrics });
   scheduler.start();
   notifier.start();
+  outgoingWebhooks.start();
   const gc = setInterval(() => deps.queues.collectIdle(deps.clock.now()), QUEUE_GC_INTERVAL_MS);
   gc.unref();
   const presenceFlush = setInterval(() => void deps.presence.flush().catch((err) => app.log.error({ err }, "presence flush")), PRESENCE_FLUSH_INTERVAL_MS);
@@ -190,6 +190,7 @@ async function main(): Promise<void> {
     stopAttachmentCleanup();
     await scheduler.stop();
     await notifier.stop();
+    await outgoingWebhooks.stop();
     await deps.presence.flush().catch((err) => logLine("error", "presence flush at shutdown failed", { err: errorFields(err) }));
     // Parked long-polls are answered (empty) so app.close() can drain; clients poll again later.
     deps.queues.releaseWaiters();

@@ -5,6 +5,7 @@
 import { checkSenderCanAccessRecipients } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
 import { queueOutgoingWebhooks } from "./outgoing-webhooks/triggers.js";
+import { doAnswerWelcomeBotMessage } from "./welcome-bot.js";
 import { ApiError, missingParam } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
 import { dayOf } from "../lib/channel-traffic.js";
@@ -308,6 +309,7 @@ export async function doSendMessage(
   await enqueueMessageNotifications(deps, tx, sent, rows, mutedSenderBy);
   await publishMessageEvents(deps, tx, realm, { ...message, id: messageId }, { sender, delivery, rows, submessages }, opts);
   await queueOutgoingWebhooks(deps, tx, sender, { id: messageId, isChannel: delivery.channel !== null }, mentioned, delivery.userIds);
+  if (delivery.channel === null && !sender.is_bot) await doAnswerWelcomeBotMessage(deps, tx, realm, sender, delivery.userIds, content);
   return messageId;
 }
 

@@ -3,7 +3,8 @@
  * rows get new ids, so every id a text or JSON value carries moves with them — upload paths
  * (`/user_uploads/{realm_id}/…`), mentions and channel links in rendered HTML (`data-user-id`,
  * `data-stream-id`, `#narrow/channel/{id}-…`, `/near/{message_id}`), silent mentions in the
- * Markdown source (`@_**Name|{id}**`), direct-message group keys and JSON id lists. An id the
+ * Markdown source (`@_**Name|{id}**`), navigation views' URL fragments (`narrow/channel/{id}-…`),
+ * direct-message group keys and JSON id lists. An id the
  * export does not hold is left as it was: it points nowhere in either realm.
  */
 
@@ -63,4 +64,27 @@ export function rewriteMemberKey(key: string, lookup: IdLookup): string {
     .map((id) => lookup("users", Number(id)) ?? Number(id))
     .sort((a, b) => a - b)
     .join(",");
+}
+
+/** Narrow operators whose operand starts with ids (Zulip's hash_util): which table they name. */
+const FRAGMENT_OPERAND_TABLES: Record<string, IdTable> = {
+  channel: "channels", stream: "channels",
+  dm: "users", "pm-with": "users", "dm-including": "users", "group-pm-with": "users", sender: "users",
+  near: "messages", with: "messages", id: "messages",
+};
+
+/**
+ * A navigation view's fragment (`narrow/channel/12-general/topic/x`, `narrow/dm/5,6-group`,
+ * `narrow/sender/7-…`, `narrow/near/100`; negated operators too) with the ids of its operands
+ * moved; the slug after the ids and other operators stay as they are.
+ */
+export function rewriteFragment(fragment: string, lookup: IdLookup): string {
+  const parts = fragment.split("/");
+  if (parts[0] !== "narrow") return fragment;
+  for (let i = 1; i + 1 < parts.length; i += 2) {
+    const table = FRAGMENT_OPERAND_TABLES[(parts[i] as string).replace(/^-/, "")];
+    if (!table) continue;
+    parts[i + 1] = (parts[i + 1] as string).replace(/^(\d+(?:,\d+)*)(?=-|$)/, (ids: string) => ids.split(",").map((id) => swap(lookup, table, id)).join(","));
+  }
+  return parts.join("/");
 }

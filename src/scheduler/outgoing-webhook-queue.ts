@@ -1,73 +1,81 @@
 /**
- * The in-process queue of outgoing-webhook POSTs (actions/outgoing-webhooks/): jobs arrive after
- * their message's commit and run here, never on the sender's request, at most CONCURRENCY at a
- * time; at most MAX_PENDING wait (more are dropped and logged, so a flood of mentions cannot grow
- * memory without bound). A retry goes to the back of the queue, as Zulip's retry_event requeues.
- * Jobs live in memory: a restart loses the ones not yet sent (Zulip's RabbitMQ queue keeps them).
+ * The runner of the durable outgoing-webhook queue (actions/outgoing-webhooks/queue.ts): woken
+ * after a triggering message's commit, it sends what is due with at most CONCURRENCY bots at a
+ * time, never on the sender's request. At start it sends what a previous process left, and it
+ * looks again every SWEEP_MS for rows other processes queued or whose lease ran out.
  */
 import type { AppDeps } from "../deps.js";
-import { deliverOutgoingWebhook } from "../actions/outgoing-webhooks/deliver.js";
-import type { OutgoingWebhookJob, OutgoingWebhookQueue } from "../actions/outgoing-webhooks/triggers.js";
+import { deliverNextOutgoingWebhooks, nextOutgoingWebhookTime } from "../actions/outgoing-webhooks/queue.js";
+import type { OutgoingWebhookQueue } from "../actions/outgoing-webhooks/triggers.js";
 
 export const OUTGOING_WEBHOOK_CONCURRENCY = 4;
-export const MAX_PENDING_OUTGOING_WEBHOOKS = 1000;
-
-interface Pending {
-  job: OutgoingWebhookJob;
-  attempt: number;
-}
+/** How often a running server looks for rows it was not woken for. */
+const SWEEP_MS = 30_000;
 
 export class OutgoingWebhookRunner implements OutgoingWebhookQueue {
-  private readonly pending: Pending[] = [];
-  private running = 0;
+  private workers = 0;
+  private again = false;
   private waiters: Array<() => void> = [];
+  private sweep: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly deps: AppDeps,
-    private readonly opts: { onError: (err: unknown) => void; onDrop?: (job: OutgoingWebhookJob) => void },
+    private readonly opts: { onError: (err: unknown) => void },
   ) {}
 
-  enqueue(job: OutgoingWebhookJob): void {
-    this.push({ job, attempt: 0 });
+  /** Sends what is left from before, then keeps looking now and then. */
+  start(): void {
+    this.wake();
+    this.sweep = setInterval(() => this.wake(), SWEEP_MS);
+    this.sweep.unref();
   }
 
-  /** Resolves once nothing is queued or running (tests, shutdown). */
+  async stop(): Promise<void> {
+    if (this.sweep) clearInterval(this.sweep);
+    this.sweep = null;
+    await this.idle();
+  }
+
+  /** Something was queued (or may be due): send it. */
+  wake(): void {
+    this.again = true;
+    while (this.workers < OUTGOING_WEBHOOK_CONCURRENCY) {
+      this.workers++;
+      void this.work();
+    }
+  }
+
+  /** Resolves once no worker is running (tests, shutdown). */
   idle(): Promise<void> {
-    if (this.running === 0 && this.pending.length === 0) return Promise.resolve();
+    if (this.workers === 0) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  private push(item: Pending): void {
-    if (this.pending.length >= MAX_PENDING_OUTGOING_WEBHOOKS) {
-      this.opts.onDrop?.(item.job);
-      return;
-    }
-    this.pending.push(item);
-    this.pump();
+  /** When the next queued POST falls due, for tests and metrics. */
+  nextDue(): Promise<number | null> {
+    return nextOutgoingWebhookTime(this.deps);
   }
 
-  private pump(): void {
-    while (this.running < OUTGOING_WEBHOOK_CONCURRENCY && this.pending.length > 0) {
-      const item = this.pending.shift() as Pending;
-      this.running++;
-      void this.run(item);
-    }
-    if (this.running === 0 && this.pending.length === 0) {
-      const waiters = this.waiters;
-      this.waiters = [];
-      for (const resolve of waiters) resolve();
-    }
-  }
-
-  private async run(item: Pending): Promise<void> {
+  private async work(): Promise<void> {
     try {
-      const outcome = await deliverOutgoingWebhook(this.deps, item.job, item.attempt);
-      if (outcome === "retry") this.pending.push({ job: item.job, attempt: item.attempt + 1 });
-    } catch (err) {
-      this.opts.onError(err);
+      for (;;) {
+        this.again = false;
+        let sent: boolean;
+        try {
+          sent = await deliverNextOutgoingWebhooks(this.deps);
+        } catch (err) {
+          this.opts.onError(err);
+          sent = false;
+        }
+        if (!sent && !this.again) break;
+      }
     } finally {
-      this.running--;
-      this.pump();
+      this.workers--;
+      if (this.workers === 0) {
+        const waiters = this.waiters;
+        this.waiters = [];
+        for (const resolve of waiters) resolve();
+      }
     }
   }
 }

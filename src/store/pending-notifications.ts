@@ -10,10 +10,23 @@ import type { Tx } from "./db.js";
 import type { DB } from "./schema.js";
 
 export type PendingNotificationRow = Selectable<DB["pending_notifications"]>;
-/** "digest": a weekly digest email (message_id holds the digest period, actions/notifications/digest.ts). */
-export type PendingKind = "email" | "push" | "remove" | "digest";
+/**
+ * "email", "push", "remove": notifications (actions/notifications/); "digest": a weekly digest email
+ * (message_id holds the digest period, actions/notifications/digest.ts); "outgoing_webhook": a POST
+ * to an outgoing-webhook bot (user_id the bot, trigger "mention" or "direct_message";
+ * actions/outgoing-webhooks/queue.ts). The same lease serves all; each worker claims its kinds.
+ */
+export type PendingKind = "email" | "push" | "remove" | "digest" | "outgoing_webhook";
+export const NOTIFICATION_KINDS: readonly PendingKind[] = ["email", "push", "remove", "digest"];
 /** The trigger of digest rows. */
 export const DIGEST_TRIGGER = "digest";
+
+export interface ClaimOptions {
+  /** The kinds this claimer sends (default: the notification kinds). */
+  kinds?: readonly PendingKind[];
+  /** At most this many rows of the batch. */
+  limit?: number;
+}
 
 export interface NewPendingNotification {
   user_id: number;
@@ -47,10 +60,11 @@ export async function openEmailBatchDue(tx: Tx, userId: number): Promise<number 
 }
 
 /** When the next row falls due or a lease runs out (UTC seconds), or null when nothing waits. */
-export async function nextPendingTime(tx: Tx): Promise<number | null> {
+export async function nextPendingTime(tx: Tx, kinds: readonly PendingKind[] = NOTIFICATION_KINDS): Promise<number | null> {
   const row = await tx.db
     .selectFrom("pending_notifications")
     .select((eb) => eb.fn.min(eb.fn.coalesce("claimed_until", "due_at")).as("next"))
+    .where("kind", "in", [...kinds])
     .executeTakeFirst();
   return row?.next == null ? null : Number(row.next);
 }
@@ -59,14 +73,17 @@ export async function nextPendingTime(tx: Tx): Promise<number | null> {
  * Leases to `token` until `leaseUntil` every due, unleased row of one user and kind: the user of
  * the earliest such row. Returns the rows (empty when nothing is due or others hold it all).
  */
-export async function claimDueBatch(tx: Tx, now: number, leaseUntil: number, token: string): Promise<PendingNotificationRow[]> {
-  const due = (q: ReturnType<typeof base>) => q.where("due_at", "<=", now).where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<=", now)]));
+export async function claimDueBatch(tx: Tx, now: number, leaseUntil: number, token: string, opts: ClaimOptions = {}): Promise<PendingNotificationRow[]> {
+  const kinds = [...(opts.kinds ?? NOTIFICATION_KINDS)];
+  const due = (q: ReturnType<typeof base>) =>
+    q.where("kind", "in", kinds).where("due_at", "<=", now).where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<=", now)]));
   const base = () => tx.db.selectFrom("pending_notifications").selectAll();
   let first = due(base()).orderBy("due_at").orderBy("id").limit(1);
   if (tx.dialect === "postgres") first = first.forUpdate().skipLocked();
   const head = await first.executeTakeFirst();
   if (!head) return [];
   let batch = due(base()).where("user_id", "=", head.user_id).where("kind", "=", head.kind).orderBy("message_id");
+  if (opts.limit !== undefined) batch = batch.limit(opts.limit);
   if (tx.dialect === "postgres") batch = batch.forUpdate().skipLocked();
   const rows = await batch.execute();
   await tx.db

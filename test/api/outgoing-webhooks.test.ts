@@ -11,7 +11,7 @@ import { MAX_RETRIES } from "../../src/actions/outgoing-webhooks/deliver.js";
 import { OutgoingWebhookRunner } from "../../src/scheduler/outgoing-webhook-queue.js";
 import { eventsOf } from "../helpers/channels.js";
 import { createChannel } from "../helpers/messages.js";
-import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
+import { createTestRealm, testDeps, type TestRealm } from "../helpers/fixtures.js";
 import { assertError } from "../helpers/org.js";
 import { STORE_KINDS } from "../helpers/stores.js";
 
@@ -133,6 +133,30 @@ for (const kind of STORE_KINDS) {
       const notices = eventsOf(t, "message").map((e) => String((e.event.message as { content: string }).content));
       assert.ok(notices.some((c) => c.includes("Bot is unavailable")), JSON.stringify(notices));
       assert.ok(notices.some((c) => /private network address \((127\.0\.0\.1|::1)\)/.test(c)), JSON.stringify(notices));
+    });
+
+    it("keeps queued calls in the store: a server that stops before sending loses none, and two servers send each once", async () => {
+      hook.handlers.set("/durable", json({ content: "delivered late" }));
+      const bot = await makeBot("/durable");
+      // The first server queues the calls, then stops before sending any (a crash or restart).
+      t.deps.outgoingWebhooks = { wake: () => undefined };
+      for (const n of [1, 2, 3]) {
+        const sent = await t.as("othello").post("/messages", { type: "stream", to: channelId, topic: "restart", content: `@**Hook Bot** call ${n}` });
+        assert.equal(sent.status, 200);
+      }
+      assert.equal(hook.calls.length, 0);
+
+      // Two new server processes on the same store, each with its own runner, start at once.
+      const config = { outgoingWebhookTimeoutSeconds: 1, outgoingWebhookAllowPrivate: true };
+      const second = new OutgoingWebhookRunner(testDeps(t.deps.store, config, t.clock), { onError: (err) => errors.push(err) });
+      const third = new OutgoingWebhookRunner(testDeps(t.deps.store, config, t.clock), { onError: (err) => errors.push(err) });
+      second.start();
+      third.start();
+      await Promise.all([second.stop(), third.stop()]);
+      assert.deepEqual(hook.calls.map((c) => JSON.parse(c.body).data).sort(), ["@**Hook Bot** call 1", "@**Hook Bot** call 2", "@**Hook Bot** call 3"]);
+      assert.equal(await second.nextDue(), null, "nothing left queued");
+      const replies = (await t.as("othello").get("/messages", { anchor: "newest", num_before: 20, num_after: 0, narrow: JSON.stringify([{ operator: "sender", operand: bot.id }]) })).body.messages;
+      assert.equal(replies.length, 3);
     });
 
     it("answers direct messages to every participant, and stays quiet when no response is required", async () => {

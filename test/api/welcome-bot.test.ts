@@ -12,6 +12,7 @@ import { assertError, checkPermissions } from "../helpers/org.js";
 import { STORE_KINDS } from "../helpers/stores.js";
 
 interface Sent {
+  sender_id: number;
   sender_email: string;
   content: string;
   id: number;
@@ -46,6 +47,34 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(got.map((m) => m.sender_email), [WELCOME_BOT_EMAIL, WELCOME_BOT_EMAIL]);
       assert.match(got[0].content, /Welcome Bot/);
       assert.match(got[1].content, /Read the <strong>rules<\/strong> first\./);
+    });
+
+    it("answers replies to its direct messages: the words it knows, else its default answer; not in group conversations", async () => {
+      const id = await joinByInvite();
+      const botId = messagesTo(id)[0].sender_id;
+      const newcomer = (await t.deps.store.db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirstOrThrow());
+      const as = t.as({ id, email: newcomer.email, apiKey: newcomer.api_key, fullName: newcomer.full_name, role: newcomer.role });
+      const ask = async (content: string, to: number[] = [botId]) => {
+        t.published.length = 0;
+        const sent = await as.post("/messages", { type: "direct", to: JSON.stringify(to), content });
+        assert.equal(sent.status, 200, JSON.stringify(sent.body));
+        return messagesTo(id).filter((m) => m.sender_id === botId);
+      };
+      const apps = await ask("apps");
+      assert.equal(apps.length, 1);
+      assert.match(apps[0].content, /\/apps\//);
+      assert.match((await ask("  Theme "))[0].content, /#settings\/preferences/);
+      assert.match((await ask("channels"))[0].content, /#channels\/all/);
+      assert.match((await ask("keyboard shortcuts"))[0].content, /help\/keyboard-shortcuts/);
+      const other = await ask("what is the meaning of life?");
+      assert.equal(other.length, 1);
+      assert.match(other[0].content, /only a bot/);
+      // The answer goes to the conversation with the sender, and is read back like any message.
+      const fetched = await as.get(`/messages/${other[0].id}`);
+      assert.deepEqual((fetched.body.message.display_recipient as Array<{ id: number }>).map((r) => r.id).sort((a, b) => a - b), [botId, id].sort((a, b) => a - b));
+      // A group conversation that includes Welcome Bot gets no answer, nor does a message to someone else.
+      assert.deepEqual(await ask("apps", [botId, t.users.hamlet.id]), []);
+      assert.deepEqual(await ask("apps", [t.users.hamlet.id]), []);
     });
 
     it("uses an invitation's own text, and sends only the introduction when the text is empty", async () => {

@@ -65,6 +65,8 @@ for (const kind of STORE_KINDS) {
     let t: UploadRealm;
     let dir: string;
     let uploadUrl: string;
+    let viewFragments: string[] = [];
+    let sourceIds = { design: 0, othello: 0, cordelia: 0, message: 0 };
 
     const clientFor = (host: string, users: Map<string, TestUser>) => (email: string) => t.as(users.get(email)!, { host });
     const sourceUsers = () => new Map(Object.values(t.users).map((u) => [u.email, u]));
@@ -106,6 +108,16 @@ for (const kind of STORE_KINDS) {
       ok(await t.as("iago").post("/user_groups/create", { name: "actors", description: "On stage", members: JSON.stringify([users.hamlet.id, users.othello.id]) }));
       const field = ok(await t.as("iago").post("/realm/profile_fields", { name: "Mentor", field_type: 6 })).id;
       ok(await t.as("hamlet").patch("/users/me/profile_data", { data: JSON.stringify([{ id: field, value: [users.othello.id] }]) }));
+      // Navigation views name channels, users and messages by id in their fragments.
+      const designId = ok(await t.as("hamlet").get("/get_stream_id", { stream: "design" })).stream_id as number;
+      viewFragments = [
+        `narrow/channel/${designId}-design/topic/plans`,
+        `narrow/dm/${users.othello.id},${users.cordelia.id}-group`,
+        `narrow/-sender/${users.othello.id}/near/${design}`,
+        "narrow/has/link",
+      ];
+      for (const [i, fragment] of viewFragments.entries()) ok(await t.as("hamlet").post("/navigation_views", { fragment, name: `view ${i}`, is_pinned: true }));
+      sourceIds = { design: designId, othello: users.othello.id, cordelia: users.cordelia.id, message: design };
     });
     after(async () => {
       await t.close();
@@ -135,6 +147,20 @@ for (const kind of STORE_KINDS) {
       // The imported messages are in the search index (SQLite's is kept by the store, not the database).
       const found = await as("hamlet@zulip.test").get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: JSON.stringify([{ operator: "search", operand: "direct" }]) });
       assert.deepEqual((found.body.messages as Body[]).map((m) => m.content), ["<p>a direct word</p>"]);
+      // Navigation views keep pointing at the same channel, users and message under their new ids.
+      const newDesign = (await as("hamlet@zulip.test").get("/get_stream_id", { stream: "design" })).body.stream_id as number;
+      const newOthello = users.get("othello@zulip.test")!.id;
+      const newCordelia = users.get("cordelia@zulip.test")!.id;
+      const views = (await as("hamlet@zulip.test").get("/navigation_views")).body.navigation_views as Body[];
+      assert.deepEqual(views.map((v) => v.fragment).sort(), [
+        `narrow/channel/${newDesign}-design/topic/plans`,
+        `narrow/dm/${newOthello},${newCordelia}-group`,
+        `narrow/-sender/${newOthello}/near/${design.id}`,
+        "narrow/has/link",
+      ].sort());
+      assert.notEqual(newDesign, sourceIds.design);
+      assert.notEqual(design.id, sourceIds.message);
+      assert.equal(viewFragments.length, 4);
       // Credentials never travel: the imported users have new API keys.
       assert.notEqual(users.get("hamlet@zulip.test")!.apiKey, t.users.hamlet.apiKey);
       assert.equal((await fetchUrl(t, "hamlet", uploadUrl)).status, 200);

@@ -2,13 +2,15 @@
  * When a message triggers an outgoing-webhook bot (Zulip's get_service_bot_events): a channel
  * message that mentions the bot (trigger "mention"), or a direct message the bot takes part in
  * ("direct_message"). Messages sent by bots trigger nothing, so bots cannot loop on each other.
- * The POSTs happen after the commit, off the sender's request (deps.outgoingWebhooks).
+ * Each POST is queued in the message's transaction (queue.ts, durable) and sent after the commit,
+ * off the sender's request (deps.outgoingWebhooks runs the queue).
  */
 import type { AppDeps } from "../../deps.js";
 import { BOT_TYPE } from "../../policy/roles.js";
 import type { Tx } from "../../store/db.js";
 import type { UserRow } from "../../store/types.js";
 import { getUsersByIds } from "../../store/users.js";
+import { insertOutgoingWebhookRows } from "./queue.js";
 
 export type OutgoingTrigger = "mention" | "direct_message";
 
@@ -20,9 +22,10 @@ export interface OutgoingWebhookJob {
   trigger: OutgoingTrigger;
 }
 
-/** The delivery side: a bounded in-process queue (scheduler/outgoing-webhook-queue.ts). */
+/** The delivery side: the runner of the durable queue (scheduler/outgoing-webhook-queue.ts). */
 export interface OutgoingWebhookQueue {
-  enqueue(job: OutgoingWebhookJob): void;
+  /** Rows were queued: send them. */
+  wake(): void;
 }
 
 /** Queues, for after the commit, a job per outgoing-webhook bot the new message triggers. */
@@ -40,8 +43,7 @@ export async function queueOutgoingWebhooks(
   if (candidates.length === 0) return;
   const bots = (await getUsersByIds(tx, sender.realm_id, candidates)).filter((u) => u.is_active && u.is_bot && u.bot_type === BOT_TYPE.OUTGOING_WEBHOOK);
   const trigger: OutgoingTrigger = message.isChannel ? "mention" : "direct_message";
-  for (const bot of bots) {
-    const job = { realmId: sender.realm_id, botId: bot.id, messageId: message.id, trigger };
-    tx.onCommit(() => queue.enqueue(job));
-  }
+  if (bots.length === 0) return;
+  await insertOutgoingWebhookRows(tx, deps.clock.now(), bots.map((bot) => ({ botId: bot.id, messageId: message.id, trigger })));
+  tx.onCommit(() => queue.wake());
 }

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Config } from "../../config.js";
 import { ApiError } from "../../errors.js";
-import { rewriteContent, rewriteIdList, rewriteMemberKey, rewriteStorageKey, type IdLookup, type IdTable } from "../../lib/export-id-remap.js";
+import { rewriteContent, rewriteFragment, rewriteIdList, rewriteMemberKey, rewriteStorageKey, type IdLookup, type IdTable } from "../../lib/export-id-remap.js";
 import { generateApiKey } from "../../lib/secrets.js";
 import { readTx, transaction, type Store } from "../../store/db.js";
 import { insertRows, reserveIds, setLaterRefs, subdomainTaken, type Row } from "../../store/realm-export-rows.js";
@@ -129,6 +129,9 @@ function rewriteValues(table: ExportTableName, row: Row, old: Row, c: ImportCont
       return true;
     case "drafts":
       row.to = rewriteIdList(String(row.to), lookup, row.type === "stream" ? "channels" : "users");
+      return true;
+    case "navigation_views":
+      row.fragment = rewriteFragment(String(row.fragment), lookup);
       return true;
     case "channel_email_addresses":
       row.email_token = randomBytes(16).toString("hex");
