@@ -25,6 +25,7 @@ import {
 } from "../../policy/notifications.js";
 import type { Tx } from "../../store/db.js";
 import { getGroupMemberIds } from "../../store/groups.js";
+import { usersWithMessageQueue } from "./queue-activity.js";
 import { insertPendingNotifications, openEmailBatchDue, type NewPendingNotification } from "../../store/pending-notifications.js";
 import { getLastActiveTimes } from "../../store/presence.js";
 import { getSubscriptionRows } from "../../store/subscriptions.js";
@@ -158,11 +159,13 @@ export async function enqueueMessageNotifications(
   const candidates = await triggersByRecipient(tx, message, users, flagsOf, mutedSenderBy, opts.edit === true);
   if (candidates.size === 0) return;
   const now = deps.clock.now();
-  const lastActive = await getLastActiveTimes(tx, [...candidates.keys()].map((u) => u.id));
+  const candidateIds = [...candidates.keys()].map((u) => u.id);
+  const lastActive = await getLastActiveTimes(tx, candidateIds);
+  const withQueue = await usersWithMessageQueue(deps, tx, candidateIds);
   const groupOf = await mentionedGroupByUser(tx, opts.mentions, [...candidates].filter(([, t]) => t.email === TRIGGER.MENTION || t.push === TRIGGER.MENTION).map(([u]) => u.id));
   const pending: NewPendingNotification[] = [];
   for (const [user, triggers] of candidates) {
-    const idle = isIdle(deps.queues.hasQueueFor(user.id, "message"), lastActive.get(user.id) ?? null, now);
+    const idle = isIdle(withQueue.has(user.id), lastActive.get(user.id) ?? null, now);
     const { email, push } = decideNotifications(triggers, idle);
     const base = { user_id: user.id, message_id: message.id, mentioned_group_id: null };
     const group = { mentioned_group_id: groupOf.get(user.id) ?? null };
