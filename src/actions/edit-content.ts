@@ -31,6 +31,8 @@ export interface PreparedContent {
   rows: UserMessageRow[];
   /** Those of `rows` whose flags change. */
   changed: UserMessageRow[];
+  /** Those of `rows` mentioned now (by name, group or wildcard) and not before: they may be notified. */
+  newlyMentioned: UserMessageRow[];
 }
 
 /**
@@ -79,7 +81,14 @@ export async function prepareContentEdit(
     if ((alertWords.get(r.user_id) ?? []).some((w) => found.has(w.toLowerCase()))) flags |= FLAG_BITS.has_alert_word;
     return { ...r, flags };
   });
-  return { content, rendered, rows: updated, changed: updated.filter((r, i) => r.flags !== rows[i].flags) };
+  const mentionBits = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
+  return {
+    content,
+    rendered,
+    rows: updated,
+    changed: updated.filter((r, i) => r.flags !== rows[i].flags),
+    newlyMentioned: updated.filter((r, i) => (r.flags & mentionBits) !== 0 && (rows[i].flags & mentionBits) === 0),
+  };
 }
 
 /**

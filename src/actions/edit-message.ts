@@ -18,6 +18,8 @@ import { getSubmessagesForMessages } from "../store/messages.js";
 import { getLinkifiers } from "../store/render-refs.js";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../store/types.js";
 import { applyContentEdit, prepareContentEdit, type PreparedContent } from "./edit-content.js";
+import { enqueueMessageNotifications } from "./notifications/enqueue.js";
+import { getMutersOf } from "../store/muted-users.js";
 import { publishLostAccess, publishUnreadWithoutRows, publishUpdateMessage } from "./edit-events.js";
 import { doRefreshFirstMessageId } from "./first-message.js";
 import { accessTargetChannel, checkContentEditAllowed, checkMoveAllowed } from "./edit-permissions.js";
@@ -169,6 +171,11 @@ async function doUpdateMessage(deps: AppDeps, tx: Tx, realm: RealmRow, mover: Me
     prev_channel_id: null,
     channel_id: null,
   };
+  if (e.prepared !== null && channel !== null && e.prepared.newlyMentioned.length > 0) {
+    // A mention added by the edit notifies as it would have at send (Zulip's update path).
+    const sent = { id: message.id, realmId: realm.id, senderId: message.sender_id, channel, topic: plan?.targetTopic ?? message.subject };
+    await enqueueMessageNotifications(deps, tx, sent, e.prepared.newlyMentioned, await getMutersOf(tx, message.sender_id), { mentions: e.prepared.rendered, edit: true });
+  }
   const history = (moved?.history ?? [blank]).map((row) => (row.message_id === message.id && content !== null ? { ...row, ...content.history } : row));
   await insertMessageEdits(tx, history);
   const changedIds = history.map((row) => row.message_id).sort((a, b) => a - b);

@@ -9,6 +9,7 @@ import { fetchInitialState } from "../events/state/index.js";
 import type { EventQueue, QueueEntry } from "../events/queue.js";
 import { QUEUE_IDLE_TIMEOUT_SECONDS } from "../events/registry.js";
 import { readTx } from "../store/db.js";
+import { noteQueueUse } from "./notifications/queue-activity.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../version.js";
 
@@ -48,6 +49,7 @@ export async function doRegister(deps: AppDeps, realm: RealmRow, user: UserRow, 
   // poll returns them even when the state already reflects some of them (applying is idempotent).
   const lastEventIdBeforeState = queue.lastEventId;
   await deps.events.whenSubscribed?.();
+  await noteQueueUse(deps, queue);
   const state = await fetchInitialState(
     {
       tx: readTx(deps.store),
@@ -92,6 +94,7 @@ export async function doGetEvents(
   onClientGone: (cancel: () => void) => void,
 ): Promise<readonly QueueEntry[]> {
   queue.lastAccess = deps.clock.now();
+  await noteQueueUse(deps, queue);
   if (lastEventId !== undefined) queue.prune(lastEventId);
   const pending = queue.pendingEntries();
   if (pending.length > 0 || dontBlock) return pending;

@@ -306,7 +306,7 @@ export async function doSendMessage(
   await insertUserMessages(tx, rows);
   const submessages = await doAddWidgetOnSend(tx, messageId, sender.id, content);
   const sent = { id: messageId, realmId: realm.id, senderId: sender.id, channel: delivery.channel, topic: delivery.topic };
-  await enqueueMessageNotifications(deps, tx, sent, rows, mutedSenderBy);
+  await enqueueMessageNotifications(deps, tx, sent, rows, mutedSenderBy, { mentions: rendered });
   await publishMessageEvents(deps, tx, realm, { ...message, id: messageId }, { sender, delivery, rows, submessages }, opts);
   await queueOutgoingWebhooks(deps, tx, sender, { id: messageId, isChannel: delivery.channel !== null }, mentioned, delivery.userIds);
   if (delivery.channel === null && !sender.is_bot) await doAnswerWelcomeBotMessage(deps, tx, realm, sender, delivery.userIds, content);

@@ -15,6 +15,7 @@ import { runBackup, runRestore } from "./backup.js";
 import { FLAG, STRING, UsageError, commandUsage, required, type Command } from "./command-spec.js";
 import { runChangeUserPermission, runCreateRealm, runCreateUser } from "./commands.js";
 import { REALM_ADMIN_COMMANDS } from "./commands/realm-admin.js";
+import { DIGEST_COMMANDS } from "./commands/digest-commands.js";
 import { REALM_EXPORT_COMMANDS } from "./realm-export-commands.js";
 import { STORE_COMMANDS } from "./commands/store-convert.js";
 import { USER_ADMIN_COMMANDS } from "./commands/user-admin.js";
@@ -39,6 +40,7 @@ const COMMANDS: Record<string, Command> = {
   },
   ...USER_ADMIN_COMMANDS,
   ...REALM_ADMIN_COMMANDS,
+  ...DIGEST_COMMANDS,
   backup: {
     summary: "Writes the database and the uploads into one tar archive FILE (mode 0600), while the server runs.",
     options: {},

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { deliverDueNotifications } from "../../src/actions/notifications/deliver.js";
 import { enqueueDueDigests } from "../../src/actions/notifications/digest.js";
+import { runSendDigests } from "../../src/cli/commands/digest-commands.js";
 import { transaction } from "../../src/store/db.js";
 import { upsertPresence } from "../../src/store/presence.js";
 import { createMailRealm, mailsTo, readMails, type MailRealm } from "../helpers/invites.js";
@@ -111,6 +112,18 @@ for (const kind of STORE_KINDS) {
       await run();
       assert.equal(mailsTo(t, email("othello")).length, 1);
       assert.equal((await t.as("iago").patch("/realm", { digest_weekday: 7 })).status, 400);
+    });
+
+    it("manage send-digests --now sends today's digests whatever the weekday, once", async () => {
+      t.clock.seconds = TUESDAY_1800 - DAY; // Monday
+      assert.deepEqual(await runSendDigests(t.deps, {}), { queued: [], batches_sent: 0 }, "not due on a Monday");
+      const first = await runSendDigests(t.deps, { realm: "zulip", now: "true" });
+      assert.equal(first.queued.length, 1);
+      assert.equal(first.queued[0].realm_id, t.realmId);
+      assert.ok(first.batches_sent >= 1);
+      assert.equal(mailsTo(t, email("othello")).length, 1);
+      const again = await runSendDigests(t.deps, { now: "true" });
+      assert.deepEqual(again, { queued: [], batches_sent: 0 });
     });
 
     it("a realm setting turned off after queueing stops what waits; the register state shows the settings", async () => {

@@ -125,6 +125,38 @@ for (const kind of STORE_KINDS) {
       assert.equal((await pending()).filter((p) => p.kind === "email").length, 1);
     });
 
+    it("names the mentioned group in the email; a mention added by an edit emails the newly mentioned user once", async () => {
+      await createChannel(t, "Verona", ["hamlet", "othello", "cordelia"]);
+      const group = await t.as("iago").post("/user_groups/create", { name: "moors", description: "", members: JSON.stringify([t.users.othello.id]) });
+      assert.equal(group.status, 200, JSON.stringify(group.body));
+      await sendToChannel(t, "hamlet", "Verona", "castle", "@*moors* assemble");
+      const id = await sendToChannel(t, "hamlet", "Verona", "garden", "nobody yet");
+      assert.deepEqual((await pending()).map((p) => [p.trigger, p.mentioned_group_id]), [["mentioned", group.body.group_id]]);
+      const edit = await t.as("hamlet").patch(`/messages/${id}`, { content: "now @**Cordelia, Lear's daughter**" });
+      assert.equal(edit.status, 200, JSON.stringify(edit.body));
+      assert.equal((await t.as("hamlet").patch(`/messages/${id}`, { content: "still @**Cordelia, Lear's daughter**!" })).status, 200);
+      await later(PERIOD);
+      const [othello] = mailsTo(t, emailOf("othello"));
+      assert.match(othello.text, /because @moors was mentioned/);
+      const cordelia = mailsTo(t, emailOf("cordelia"));
+      assert.equal(cordelia.length, 1, "one email, though the mention was kept in a second edit");
+      assert.match(cordelia[0].text, /still @Cordelia, Lear's daughter!/);
+      assert.match(cordelia[0].text, /personally mentioned/);
+    });
+
+    it("an edit adding a mention does not email a user the message notified already (channel email on)", async () => {
+      const verona = await createChannel(t, "Verona", ["hamlet", "cordelia"]);
+      const res = await t.as("cordelia").post("/users/me/subscriptions/properties", {
+        subscription_data: JSON.stringify([{ stream_id: verona, property: "email_notifications", value: true }]),
+      });
+      assert.equal(res.status, 200);
+      const id = await sendToChannel(t, "hamlet", "Verona", "castle", "hello all");
+      await later(PERIOD);
+      assert.equal(mailsTo(t, emailOf("cordelia")).length, 1);
+      assert.equal((await t.as("hamlet").patch(`/messages/${id}`, { content: "hello @**Cordelia, Lear's daughter**" })).status, 200);
+      assert.deepEqual(await pending(), []);
+    });
+
     it("uses the user's batching period", async () => {
       assert.equal((await t.as("othello").patch("/settings", { email_notifications_batching_period_seconds: 600 })).status, 200);
       await sendDm(t, "hamlet", ["othello"], "slow");

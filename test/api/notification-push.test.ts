@@ -117,6 +117,42 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(relay.bouncer.requests, [], "neither a push nor a remove");
     });
 
+    it("names a group mention (mentioned_user_group_id / _name), and pushes a mention added by an edit", async () => {
+      await clearPending();
+      const device = await phone("othello");
+      assert.equal((await relay.t.as("othello").post("/users/me/android_gcm_reg_id", { token: "legacy-group-token" })).status, 200);
+      await createChannel(relay.t, "Cyprus", ["hamlet", "othello", "cordelia"]);
+      const group = await relay.t.as("iago").post("/user_groups/create", { name: "moors", description: "", members: JSON.stringify([relay.t.users.othello.id]) });
+      assert.equal(group.status, 200, JSON.stringify(group.body));
+      relay.bouncer.requests.length = 0;
+      const id = await sendToChannel(relay.t, "hamlet", "Cyprus", "storm", "@*moors* to the harbour");
+      await deliver();
+      // othello's phone of the first test is registered too: open what was sealed to this one.
+      const mine = (request: { push_requests: Array<{ push_key_id: number; encrypted_data: string }> }) =>
+        openNotification(request.push_requests.find((r) => r.push_key_id === device.pushKeyId)!.encrypted_data, device.secret) as Record<string, unknown>;
+      const [e2ee] = sent("/api/v1/remotes/push/e2ee/notify");
+      const payload = mine(e2ee);
+      assert.deepEqual([payload.message_id, payload.mentioned_user_group_id, payload.mentioned_user_group_name], [id, group.body.group_id, "moors"]);
+      const [legacy] = sent("/api/v1/remotes/push/notify");
+      assert.deepEqual([legacy.gcm_payload.mentioned_user_group_id, legacy.gcm_payload.mentioned_user_group_name], [group.body.group_id, "moors"]);
+      assert.equal(legacy.apns_payload.alert.subtitle, "King Hamlet mentioned @moors:");
+
+      relay.bouncer.requests.length = 0;
+      const plain = await sendToChannel(relay.t, "hamlet", "Cyprus", "storm", "no mention yet");
+      await deliver();
+      assert.deepEqual(sent("/api/v1/remotes/push/e2ee/notify"), [], "a channel message without a mention pushes nothing");
+      const edit = await relay.t.as("hamlet").patch(`/messages/${plain}`, { content: "now @**Othello, the Moor of Venice** is mentioned" });
+      assert.equal(edit.status, 200, JSON.stringify(edit.body));
+      await deliver();
+      const [edited] = sent("/api/v1/remotes/push/e2ee/notify");
+      const editedPayload = mine(edited);
+      assert.deepEqual([editedPayload.message_id, editedPayload.content, editedPayload.mentioned_user_group_id], [plain, "now @Othello, the Moor of Venice is mentioned", undefined]);
+      relay.bouncer.requests.length = 0;
+      assert.equal((await relay.t.as("hamlet").patch(`/messages/${plain}`, { content: "still @**Othello, the Moor of Venice**, edited again" })).status, 200);
+      await deliver();
+      assert.deepEqual(sent("/api/v1/remotes/push/e2ee/notify"), [], "mentioned before the second edit: no second push");
+    });
+
     it("retries a failing relay with back-off, logs, and never fails the send", async () => {
       await clearPending();
       const device = await phone("iago");

@@ -16,6 +16,7 @@ const BASE: MissedMessageEmail = {
   conversation: { kind: "direct", participantIds: [1, 2, 3, 4], otherNames: ["Cordelia", "Hamlet", "Iago"] },
   messages: [{ id: 7, senderName: "Hamlet", html: '<p>See <a href="/user_uploads/1/a.png">this</a> &amp; <strong>that</strong></p>' }],
   triggers: [TRIGGER.DIRECT_MESSAGE],
+  unsubscribeUrl: "https://zulip.example.com/accounts/unsubscribe/missed_messages/1.2.x",
 };
 
 describe("notification text", () => {
@@ -31,6 +32,15 @@ describe("notification text", () => {
     assert.ok(mail.html.includes('href="https://zulip.example.com/user_uploads/1/a.png"'));
     assert.match(mail.text, /Hamlet:\nSee this & that/);
     assert.ok(mail.text.includes("https://zulip.example.com/#narrow/dm/1,2,3,4/near/7"));
+  });
+
+  it("names the mentioned group in the reason, and carries the unsubscribe link", () => {
+    const mail = composeMissedMessageEmail({ ...BASE, conversation: { kind: "channel", channelId: 3, channelName: "Verona", topic: "castle" }, triggers: [TRIGGER.MENTION], mentionedGroupName: "hamletcharacters" });
+    assert.match(mail.text, /because @hamletcharacters was mentioned/);
+    assert.match(mail.html, /because @hamletcharacters was mentioned/);
+    assert.ok(mail.text.includes(BASE.unsubscribeUrl));
+    assert.ok(mail.html.includes(`href="${BASE.unsubscribeUrl}"`));
+    assert.match(composeMissedMessageEmail({ ...BASE, triggers: [TRIGGER.MENTION] }).text, /personally mentioned/);
   });
 
   it("leaves the content out when message_content_in_email_notifications is off", () => {

@@ -32,6 +32,10 @@ export interface MissedMessageEmail {
   conversation: EmailConversation;
   messages: EmailMessage[];
   triggers: NotificationTrigger[];
+  /** The one-click link that turns these emails off (unsubscribe-links.ts). */
+  unsubscribeUrl: string;
+  /** The user group whose mention brought the email, when it was a group's (Zulip names it). */
+  mentionedGroupName?: string | null;
 }
 
 /** "A", "A and B", "A, B, and C" (Zulip's list formatting in subjects). */
@@ -55,7 +59,9 @@ function reasonOf(e: MissedMessageEmail): string {
   const where = c.kind === "channel" ? `#${c.channelName}` : "";
   const has = (t: NotificationTrigger) => e.triggers.includes(t);
   if (has(TRIGGER.DIRECT_MESSAGE)) return "You are receiving this because you received a direct message.";
-  if (has(TRIGGER.MENTION)) return "You are receiving this because you were personally mentioned.";
+  if (has(TRIGGER.MENTION)) {
+    return e.mentionedGroupName ? `You are receiving this because @${e.mentionedGroupName} was mentioned.` : "You are receiving this because you were personally mentioned.";
+  }
   if (has(TRIGGER.TOPIC_WILDCARD_MENTION) || has(TRIGGER.TOPIC_WILDCARD_MENTION_IN_FOLLOWED_TOPIC)) {
     return `You are receiving this because all topic participants were mentioned in ${where}.`;
   }
@@ -86,6 +92,7 @@ export function composeMissedMessageEmail(e: MissedMessageEmail): { subject: str
     "--",
     reason,
     `Manage email notifications: ${settings}`,
+    `Unsubscribe from missed-message emails: ${e.unsubscribeUrl}`,
     "",
   ].join("\n");
   const body = e.messages
@@ -97,7 +104,7 @@ export function composeMissedMessageEmail(e: MissedMessageEmail): { subject: str
     `<h3><a href="${escapeHtml(link)}">${escapeHtml(subjectOf({ ...e, realmNameInSubject: false }))}</a></h3>`,
     body,
     `<p><a href="${escapeHtml(link)}">Reply in ${escapeHtml(e.realmName)}</a></p>`,
-    `<hr><p style="color:#666">${escapeHtml(reason)}<br><a href="${escapeHtml(settings)}">Manage email notifications</a></p>`,
+    `<hr><p style="color:#666">${escapeHtml(reason)}<br><a href="${escapeHtml(settings)}">Manage email notifications</a> · <a href="${escapeHtml(e.unsubscribeUrl)}">Unsubscribe from missed-message emails</a></p>`,
     "</body></html>",
     "",
   ].join("\n");

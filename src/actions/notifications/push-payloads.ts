@@ -28,12 +28,20 @@ export interface PushMessage {
   where: { channelId: number; channelName: string; topic: string } | { participantIds: number[] };
 }
 
+/** The group whose mention brought the push (Zulip's mentioned_user_group_id / _name), if any. */
+export interface MentionedGroup {
+  id: number;
+  name: string;
+}
+
+const groupFields = (group: MentionedGroup | null | undefined) => (group ? { mentioned_user_group_id: group.id, mentioned_user_group_name: group.name } : {});
+
 /** Zulip caps a remove at the newest 200 ids (APNs' 4 KB payload limit). */
 export const MAX_REMOVE_IDS = 200;
 
 const identityE2ee = (who: PushIdentity) => ({ realm_url: who.realmUrl, realm_name: who.realmName, user_id: who.userId });
 
-export function e2eeMessagePayload(who: PushIdentity, m: PushMessage): Record<string, unknown> {
+export function e2eeMessagePayload(who: PushIdentity, m: PushMessage, group: MentionedGroup | null = null): Record<string, unknown> {
   const where =
     "channelId" in m.where
       ? { recipient_type: "channel", channel_id: m.where.channelId, channel_name: m.where.channelName, topic: m.where.topic }
@@ -48,6 +56,7 @@ export function e2eeMessagePayload(who: PushIdentity, m: PushMessage): Record<st
     sender_full_name: m.sender.fullName,
     sender_avatar_url: m.sender.avatarUrl,
     ...where,
+    ...groupFields(group),
   };
 }
 
@@ -82,10 +91,12 @@ export interface LegacyPayloads {
   gcm_options: { priority: "high" | "normal" };
 }
 
-export function legacyMessagePayloads(who: PushIdentity, m: PushMessage, mentioned: boolean, groupNames: string | null): LegacyPayloads {
+export function legacyMessagePayloads(who: PushIdentity, m: PushMessage, mentioned: boolean, groupNames: string | null, group: MentionedGroup | null = null): LegacyPayloads {
   const { content, truncated } = truncateForPush(htmlToText(m.renderedContent));
-  const common = { ...identityLegacy(who), sender_id: m.sender.id, sender_email: m.sender.email, time: m.time, ...legacyWhere(m) };
-  const subtitle = "channelId" in m.where || groupNames ? `${m.sender.fullName}${mentioned ? " mentioned you" : ""}:` : "";
+  const common = { ...identityLegacy(who), sender_id: m.sender.id, sender_email: m.sender.email, time: m.time, ...legacyWhere(m), ...groupFields(group) };
+  // Zulip's get_apns_alert_subtitle: "X mentioned @group:" for a group mention, "X mentioned you:" for a personal one.
+  const how = group ? ` mentioned @${group.name}` : mentioned ? " mentioned you" : "";
+  const subtitle = "channelId" in m.where || groupNames ? `${m.sender.fullName}${how}:` : "";
   return {
     gcm_payload: {
       ...common,

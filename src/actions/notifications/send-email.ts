@@ -13,7 +13,8 @@ import { MESSAGE_TYPE } from "../../lib/present-message.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { settingOf } from "../../lib/user-settings.js";
 import { mailTransport, type MailMessage } from "../../mail/transport.js";
-import type { NotificationTrigger } from "../../policy/notifications.js";
+import { TRIGGER, type NotificationTrigger } from "../../policy/notifications.js";
+import { getGroupsByIds } from "../../store/groups.js";
 import { getChannelsByRecipientIds, getRecipientMembers } from "../../store/channels.js";
 import { readTx, type Tx } from "../../store/db.js";
 import { getMessagesByIds, getUserMessageFlags } from "../../store/messages.js";
@@ -22,6 +23,7 @@ import { getRealmById } from "../../store/realms.js";
 import type { MessageRow, RealmRow, UserRow } from "../../store/types.js";
 import { getUserById, getUsersByIds } from "../../store/users.js";
 import { composeMissedMessageEmail, type EmailConversation } from "./email-content.js";
+import { unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe-links.js";
 
 /** Zulip's realm_name_in_email_notifications_policy: 2 "always" prefixes subjects ("automatic" does when one has several accounts, never here). */
 const REALM_NAME_ALWAYS = 2;
@@ -49,6 +51,18 @@ export async function composeBatch(deps: AppDeps, tx: Tx, rows: readonly Pending
   const senders = new Map((await getUsersByIds(tx, realm.id, [...new Set(messages.map((m) => m.sender_id))])).map((u) => [u.id, u.full_name]));
   const conversations = groupBy(messages, (m) => (m.type === MESSAGE_TYPE.CHANNEL ? `${m.recipient_id}:${m.subject.toLowerCase()}` : String(m.recipient_id)), (m) => m);
   const url = realmUrl(deps.config.externalHost, realm.string_id);
+  const unsubscribe = unsubscribeUrl(deps, realm, user, "missed_messages");
+  // Mentions of a group name the group (the email's reason), when no personal mention came first.
+  const groupIds = [...new Set(rows.filter((r) => r.trigger === TRIGGER.MENTION && r.mentioned_group_id !== null).map((r) => Number(r.mentioned_group_id)))];
+  const groupNames = new Map((await getGroupsByIds(tx, realm.id, groupIds)).map((g) => [g.id, g.name]));
+  const groupOf = new Map(rows.map((r) => [Number(r.message_id), r.mentioned_group_id === null ? null : Number(r.mentioned_group_id)]));
+  const mentionedGroupName = (group: readonly MessageRow[]): string | null => {
+    const mentions = group.filter((m) => triggers.get(m.id) === TRIGGER.MENTION);
+    const ids = new Set(mentions.map((m) => groupOf.get(m.id) ?? null));
+    // Named only when every mention in the conversation came from the same group.
+    const [only] = [...ids];
+    return ids.size === 1 && only !== null ? (groupNames.get(only) ?? null) : null;
+  };
   const mails: MailMessage[] = [];
   for (const group of conversations.values()) {
     const conversation = await conversationOf(tx, realm, user, group[0]);
@@ -61,6 +75,8 @@ export async function composeBatch(deps: AppDeps, tx: Tx, rows: readonly Pending
       conversation,
       messages: group.map((m) => ({ id: m.id, senderName: senders.get(m.sender_id) ?? "Unknown user", html: m.rendered_content })),
       triggers: group.map((m) => triggers.get(m.id)!),
+      unsubscribeUrl: unsubscribe,
+      mentionedGroupName: mentionedGroupName(group),
     });
     const senderNames = [...new Set(group.map((m) => senders.get(m.sender_id)))];
     const fromName = senderNames.length === 1 ? `${senderNames[0]} (${realm.name})` : `${realm.name} notifications`;
@@ -72,6 +88,7 @@ export async function composeBatch(deps: AppDeps, tx: Tx, rows: readonly Pending
       html: email.html,
       date: new Date(deps.clock.now() * 1000),
       messageKey: `missed-${user.id}-${group[0].id}-${group[group.length - 1].id}`,
+      headers: unsubscribeHeaders(unsubscribe),
     });
   }
   return mails;

@@ -21,7 +21,16 @@ import { getRealmById } from "../../store/realms.js";
 import type { MessageRow, RealmRow, UserRow } from "../../store/types.js";
 import { getRealmIdOfUser, getUserById, getUsersByIds } from "../../store/users.js";
 import { e2eeTargets, notifyE2eeDevices, notifyLegacyDevices } from "../push-bouncer.js";
-import { e2eeMessagePayload, e2eeRemovePayload, legacyMessagePayloads, legacyRemovePayloads, type PushIdentity, type PushMessage } from "./push-payloads.js";
+import { getGroupsByIds } from "../../store/groups.js";
+import {
+  e2eeMessagePayload,
+  e2eeRemovePayload,
+  legacyMessagePayloads,
+  legacyRemovePayloads,
+  type MentionedGroup,
+  type PushIdentity,
+  type PushMessage,
+} from "./push-payloads.js";
 
 /** What a push without content says instead (Zulip's redacted push content). */
 const REDACTED_CONTENT = "<p>New message</p>";
@@ -64,6 +73,18 @@ async function pushMessageOf(deps: AppDeps, tx: Tx, r: Recipient, m: MessageRow)
   return { message: { ...base, where: { participantIds } }, groupNames: others.length > 0 ? others.map((u) => u.full_name).sort().join(", ") : null };
 }
 
+/** The group mention behind each message's push, by message id. */
+async function mentionedGroupsOf(tx: Tx, realmId: number, rows: readonly PendingNotificationRow[]): Promise<Map<number, MentionedGroup>> {
+  const withGroup = rows.filter((row) => row.trigger === TRIGGER.MENTION && row.mentioned_group_id !== null);
+  const names = new Map((await getGroupsByIds(tx, realmId, [...new Set(withGroup.map((row) => Number(row.mentioned_group_id)))])).flatMap((g) => (g.name === null ? [] : [[g.id, g.name] as const])));
+  const out = new Map<number, MentionedGroup>();
+  for (const row of withGroup) {
+    const name = names.get(Number(row.mentioned_group_id));
+    if (name !== undefined) out.set(Number(row.message_id), { id: Number(row.mentioned_group_id), name });
+  }
+  return out;
+}
+
 export async function sendPushBatch(deps: AppDeps, rows: readonly PendingNotificationRow[]): Promise<void> {
   const tx = readTx(deps.store);
   const userId = rows[0].user_id;
@@ -77,12 +98,14 @@ export async function sendPushBatch(deps: AppDeps, rows: readonly PendingNotific
   const devices = await devicesOf(tx, userId);
   if (devices.e2ee.length === 0 && devices.legacy.length === 0) return;
   const mentioned = new Set(rows.filter((row) => row.trigger === TRIGGER.MENTION).map((row) => Number(row.message_id)));
+  const groups = await mentionedGroupsOf(tx, r.realm.id, rows);
   for (const m of messages) {
     const { message, groupNames } = await pushMessageOf(deps, tx, r, m);
-    await notifyE2eeDevices(deps.config, r.who.realmUrl, devices.e2ee, e2eeMessagePayload(r.who, message));
+    const group = groups.get(m.id) ?? null;
+    await notifyE2eeDevices(deps.config, r.who.realmUrl, devices.e2ee, e2eeMessagePayload(r.who, message, group));
     // require_e2ee_push_notifications (FL 409): devices without E2EE get no message content.
     const legacy = requiresE2eePush(r.realm) ? { ...message, renderedContent: REDACTED_CONTENT } : message;
-    await notifyLegacyDevices(deps.config, userId, devices.legacy, { ...legacyMessagePayloads(r.who, legacy, mentioned.has(m.id), groupNames) });
+    await notifyLegacyDevices(deps.config, userId, devices.legacy, { ...legacyMessagePayloads(r.who, legacy, mentioned.has(m.id), groupNames, group) });
   }
   await transaction(deps.store, (t) => addActivePushes(t, userId, messages.map((m) => m.id)));
 }
