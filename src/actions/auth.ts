@@ -2,6 +2,7 @@
  * Obtaining and rotating API keys (spec 4.10, 4.14, section 5; zulip-facts section h).
  */
 import { doRemoveAllClientDevices } from "./client-devices.js";
+import { doRecordFirstLogin } from "./first-login.js";
 import { jwtVerify } from "jose";
 import type { AppDeps } from "../deps.js";
 import {
@@ -48,7 +49,7 @@ export async function checkFetchApiKey(deps: AppDeps, realm: RealmRow, username:
   if (!user || !ok || user.is_bot) throw authenticationFailed();
   if (deps.rateLimiter) await deps.rateLimiter.release(limitKey, rules, now);
   if (!user.is_active) throw userDeactivated();
-  return user;
+  return doRecordFirstLogin(deps, user);
 }
 
 /**
@@ -71,7 +72,7 @@ export async function checkJwtFetchApiKey(deps: AppDeps, realm: RealmRow, token:
   const user = await getUserByDeliveryEmail(readTx(deps.store), realm.id, payload.email);
   if (!user || user.is_bot) throw authenticationFailed();
   if (!user.is_active) throw userDeactivated();
-  return user;
+  return doRecordFirstLogin(deps, user);
 }
 
 /**

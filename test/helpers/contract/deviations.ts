@@ -164,6 +164,19 @@ export const NEWER: Deviation[] = [
     change: { addProperties: { discord: bool } },
   },
   { kind: "newer", level: 486, why: "register's klipy_api_key", target: REGISTER, change: { addProperties: { klipy_api_key: str } } },
+  {
+    kind: "newer", level: 475, why: "realm_user update of date_joined when an API-created account first logs in",
+    target: { event: "realm_user/update" },
+    change: {
+      alternative: {
+        type: "object", additionalProperties: false, required: ["id", "type", "op", "person"],
+        properties: {
+          id: int, type: { enum: ["realm_user"] }, op: { enum: ["update"] },
+          person: { type: "object", additionalProperties: false, required: ["user_id", "date_joined"], properties: { user_id: int, date_joined: str } },
+        },
+      },
+    },
+  },
   { kind: "newer", level: 481, why: "register's idle_queue_timeout_secs", target: REGISTER, change: { addProperties: { idle_queue_timeout_secs: int } } },
   ...fields("newer", "Zulip 12.0, after FL 435", "channel setting can_create_topic_group (zerver/models/streams.py)", CHANNEL_OBJECTS, {
     can_create_topic_group: groupSetting,
