@@ -22,6 +22,7 @@ import { mutedUserLookup } from "./migrations/0016a_muted_user_lookup.js";
 import { integrations } from "./migrations/0017_integrations.js";
 import { pendingNotifications } from "./migrations/0018_pending_notifications.js";
 import { realmUuid } from "./migrations/0022_realm_uuid.js";
+import { profileFieldUserMatching } from "./migrations/0022a_profile_field_user_matching.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0017_integrations": integrations,
   "0018_pending_notifications": pendingNotifications,
   "0022_realm_uuid": realmUuid,
+  "0022a_profile_field_user_matching": profileFieldUserMatching,
 };
 
 /** Every migration's name, oldest first. */

@@ -156,6 +156,7 @@ export const NEWER: Deviation[] = [
       },
     },
   },
+  ...fields("newer", 455, "custom profile fields' use_for_user_matching", [{ component: "CustomProfileField" }], { use_for_user_matching: bool }),
   { kind: "newer", level: 456, why: "realm setting default_avatar_source", target: REGISTER, change: { addProperties: { realm_default_avatar_source: { enum: ["G", "J"] } } } },
   { kind: "newer", level: 466, why: "register's realm_uuid", target: REGISTER, change: { addProperties: { realm_uuid: str } } },
   { kind: "newer", level: 469, why: "realm setting media_preview_size", target: REGISTER, change: { addProperties: { realm_media_preview_size: int } } },
