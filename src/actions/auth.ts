@@ -1,6 +1,8 @@
 /**
  * Obtaining and rotating API keys (spec 4.10, 4.14, section 5; zulip-facts section h).
  */
+import { doRemoveAllClientDevices } from "./client-devices.js";
+import { doRecordFirstLogin } from "./first-login.js";
 import { jwtVerify } from "jose";
 import type { AppDeps } from "../deps.js";
 import {
@@ -47,7 +49,7 @@ export async function checkFetchApiKey(deps: AppDeps, realm: RealmRow, username:
   if (!user || !ok || user.is_bot) throw authenticationFailed();
   if (deps.rateLimiter) await deps.rateLimiter.release(limitKey, rules, now);
   if (!user.is_active) throw userDeactivated();
-  return user;
+  return doRecordFirstLogin(deps, user);
 }
 
 /**
@@ -70,13 +72,14 @@ export async function checkJwtFetchApiKey(deps: AppDeps, realm: RealmRow, token:
   const user = await getUserByDeliveryEmail(readTx(deps.store), realm.id, payload.email);
   if (!user || user.is_bot) throw authenticationFailed();
   if (!user.is_active) throw userDeactivated();
-  return user;
+  return doRecordFirstLogin(deps, user);
 }
 
 /**
  * Replaces the user's (or, with `actor` its owner or an administrator, a bot's) API key; the old
  * key stops working at once. A bot's new key reaches those who see its details (realm_bot update,
- * as Zulip's do_regenerate_api_key).
+ * as Zulip's do_regenerate_api_key). The user's client devices, logged in with the old key, are
+ * removed with their E2EE push registrations (FL 492).
  */
 export async function doRegenerateApiKey(deps: AppDeps, user: UserRow, actor: UserRow = user): Promise<string> {
   const apiKey = generateApiKey();
@@ -90,6 +93,7 @@ export async function doRegenerateApiKey(deps: AppDeps, user: UserRow, actor: Us
       modified_user_id: user.id,
     });
     if (user.is_bot) await publishBotUpdate(deps, tx, user, { api_key: apiKey });
+    await doRemoveAllClientDevices(deps, tx, user);
   });
   return apiKey;
 }

@@ -10,7 +10,7 @@ import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
 import { transaction, type Tx } from "../store/db.js";
-import { deleteClientDevice, getClientDevice, insertClientDevice, listClientDevices, type ClientDeviceRow } from "../store/client-devices.js";
+import { deleteClientDevice, deleteClientDevicesOfUser, getClientDevice, insertClientDevice, listClientDevices, type ClientDeviceRow } from "../store/client-devices.js";
 import type { UserRow } from "../store/types.js";
 
 export const invalidDeviceId = () => new ApiError("Invalid `device_id`");
@@ -56,3 +56,13 @@ export async function doRemoveClientDevice(deps: AppDeps, user: UserRow, deviceI
   });
 }
 
+
+/**
+ * Every device of the user goes, with its E2EE push registration, when the user's API key is
+ * regenerated (FL 492): the devices were logged in with the old key. The user's clients hear of each.
+ */
+export async function doRemoveAllClientDevices(deps: AppDeps, tx: Tx, user: UserRow): Promise<void> {
+  for (const id of await deleteClientDevicesOfUser(tx, user.id)) {
+    publishOnCommit(tx, deps.events, { type: "device", op: "remove", device_id: id }, [user.id]);
+  }
+}

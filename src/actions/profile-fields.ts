@@ -43,6 +43,8 @@ export function presentProfileField(field: ProfileFieldRow): Record<string, unkn
     order: field.order,
     required: field.required,
     editable_by_user: field.editable_by_user,
+    // Whether clients match users by this field's values (FL 455).
+    use_for_user_matching: field.use_for_user_matching,
   };
   if (field.display_in_profile_summary) out.display_in_profile_summary = true;
   return out;
@@ -64,6 +66,7 @@ export interface FieldInput {
   displayInProfileSummary?: boolean;
   required?: boolean;
   editableByUser?: boolean;
+  useForUserMatching?: boolean;
 }
 
 /** Zulip's validate_custom_profile_field: data for the type, then the label, then the type itself. */
@@ -109,6 +112,7 @@ export async function createProfileField(deps: AppDeps, realm: RealmRow, fieldTy
       display_in_profile_summary: input.displayInProfileSummary ?? false,
       required: input.required ?? false,
       editable_by_user: input.editableByUser ?? true,
+      use_for_user_matching: input.useForUserMatching ?? false,
     });
     await publishFields(deps, tx, realm.id);
     return id;
@@ -139,6 +143,7 @@ export async function updateProfileFieldDefinition(deps: AppDeps, realm: RealmRo
       ...(input.displayInProfileSummary !== undefined && { display_in_profile_summary: input.displayInProfileSummary }),
       ...(input.required !== undefined && { required: input.required }),
       ...(input.editableByUser !== undefined && { editable_by_user: input.editableByUser }),
+      ...(input.useForUserMatching !== undefined && { use_for_user_matching: input.useForUserMatching }),
     });
     await publishFields(deps, tx, realm.id);
   });

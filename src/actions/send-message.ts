@@ -40,6 +40,7 @@ import { presentNewMessage } from "./message-views.js";
 import { claimAttachments } from "./attachments.js";
 import { enqueueMessageNotifications } from "./notifications/enqueue.js";
 import { doSetFirstMessageId } from "./first-message.js";
+import { doAutomaticVisibilityOnSend, doFollowWhereMentioned, startsTopicIfAsked } from "./automatic-visibility.js";
 import { renderContent } from "./render.js";
 import { doAddWidgetOnSend, type Submessage } from "./submessages.js";
 import { publishAccessGainedByDirectMessage, senderHiddenFrom } from "./user-access-events.js";
@@ -180,19 +181,27 @@ export async function checkDelivery(
   return kind === "channel" ? channelDelivery(tx, realm, sender, full, membership) : directDelivery(deps, tx, realm, sender, full, membership);
 }
 
-export async function checkSendMessage(deps: AppDeps, realm: RealmRow, sender: UserRow, input: SendMessageInput): Promise<{ id: number }> {
+export async function checkSendMessage(
+  deps: AppDeps,
+  realm: RealmRow,
+  sender: UserRow,
+  input: SendMessageInput,
+): Promise<{ id: number; automatic_new_visibility_policy?: number }> {
   checkMessageParams(input.type);
   const content = normalizeContent(input.content);
   return transaction(deps.store, async (tx) => {
     const membership = await Membership.load(tx, sender);
     const delivery = await checkDelivery(deps, tx, realm, sender, input, membership);
+    const outcome: NonNullable<SendOptions["outcome"]> = {};
     const id = await doSendMessage(deps, tx, realm, sender, membership, delivery, content, {
       client: input.client,
       readBySender: input.readBySender,
       queueId: input.queueId,
       localId: input.localId,
+      outcome,
     });
-    return { id };
+    // Present only when sending followed or unmuted the topic for the sender (FL 218).
+    return outcome.automaticNewVisibilityPolicy === undefined ? { id } : { id, automatic_new_visibility_policy: outcome.automaticNewVisibilityPolicy };
   });
 }
 
@@ -205,6 +214,8 @@ export interface SendOptions {
   renderAsUserId?: number;
   queueId?: string;
   localId?: string;
+  /** Filled in with the sender's automatic topic visibility change, if any (POST /messages' automatic_new_visibility_policy). */
+  outcome?: { automaticNewVisibilityPolicy?: number };
 }
 
 /** Users a rendering mentions, user-group mentions expanded to the groups' direct members. */
@@ -281,6 +292,7 @@ export async function doSendMessage(
     has_link: rendered.hasLink,
     is_me_message: rendered.isMeMessage,
   };
+  const startsTopic = await startsTopicIfAsked(tx, sender, delivery.channel, delivery.topic);
   const messageId = await insertMessage(tx, message);
   if (delivery.channel) await countChannelMessage(tx, delivery.channel.id, dayOf(message.date_sent));
   if (delivery.channel && delivery.channel.first_message_id === null) await doSetFirstMessageId(deps, tx, delivery.channel, messageId, delivery.userIds);
@@ -310,6 +322,11 @@ export async function doSendMessage(
   await publishMessageEvents(deps, tx, realm, { ...message, id: messageId }, { sender, delivery, rows, submessages }, opts);
   await queueOutgoingWebhooks(deps, tx, sender, { id: messageId, isChannel: delivery.channel !== null }, mentioned, delivery.userIds);
   if (delivery.channel === null && !sender.is_bot) await doAnswerWelcomeBotMessage(deps, tx, realm, sender, delivery.userIds, content);
+  if (delivery.channel) {
+    const policy = await doAutomaticVisibilityOnSend(deps, tx, sender, delivery.channel, delivery.topic, startsTopic);
+    if (policy !== null && opts.outcome) opts.outcome.automaticNewVisibilityPolicy = policy;
+    await doFollowWhereMentioned(deps, tx, realm.id, delivery.channel, delivery.topic, rendered.mentionedUserIds, delivery.userIds);
+  }
   return messageId;
 }
 

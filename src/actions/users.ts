@@ -35,6 +35,8 @@ export interface NewUserInput {
   botType?: number | null;
   botOwnerId?: number | null;
   actingUserId?: number | null;
+  /** Created through POST /users: date_joined moves to the first login (FL 475). */
+  viaApi?: boolean;
   /**
    * Domain of placeholder addresses (policy/email-visibility fakeEmailDomain); needed when the
    * realm's default email visibility hides new users' addresses.
@@ -115,7 +117,7 @@ export async function doCreateUser(tx: Tx, realm: RealmRow, input: NewUserInput,
     event_time: now,
     acting_user_id: input.actingUserId ?? null,
     modified_user_id: userId,
-    extra_data: { role },
+    extra_data: input.viaApi ? { role, created_via_api: true } : { role },
   });
   return { userId, email: input.email, apiKey };
 }
@@ -159,7 +161,7 @@ export async function createUserAccount(
     const created = await checkCreateUser(
       tx,
       realm,
-      { ...input, actingUserId: actor.id, emailDomain: fakeEmailDomain(deps.config, realm.string_id) },
+      { ...input, actingUserId: actor.id, viaApi: true, emailDomain: fakeEmailDomain(deps.config, realm.string_id) },
       deps.clock.now(),
     );
     const user = (await getUserById(tx, realm.id, created.userId)) as UserRow;

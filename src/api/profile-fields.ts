@@ -41,6 +41,7 @@ export const createField = endpoint({
     display_in_profile_summary: p.bool().default(false),
     required: p.bool().default(false),
     editable_by_user: p.bool().default(true),
+    use_for_user_matching: p.bool().default(false),
   },
   async handler(ctx, params) {
     const id = await createProfileField(ctx.deps, ctx.realm, params.field_type, {
@@ -50,6 +51,7 @@ export const createField = endpoint({
       displayInProfileSummary: params.display_in_profile_summary,
       required: params.required,
       editableByUser: params.editable_by_user,
+      useForUserMatching: params.use_for_user_matching,
     });
     return { id };
   },
@@ -77,6 +79,7 @@ export const updateField = endpoint({
     display_in_profile_summary: p.bool().optional(),
     required: p.bool().optional(),
     editable_by_user: p.bool().optional(),
+    use_for_user_matching: p.bool().optional(),
   },
   async handler(ctx, params) {
     await updateProfileFieldDefinition(ctx.deps, ctx.realm, params.field_id, {
@@ -86,6 +89,7 @@ export const updateField = endpoint({
       displayInProfileSummary: params.display_in_profile_summary,
       required: params.required,
       editableByUser: params.editable_by_user,
+      useForUserMatching: params.use_for_user_matching,
     });
   },
 });

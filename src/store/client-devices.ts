@@ -32,3 +32,9 @@ export async function deleteClientDevice(tx: Tx, userId: number, id: number): Pr
   const result = await tx.db.deleteFrom("client_devices").where("user_id", "=", userId).where("id", "=", id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Removes every device of the user (a new API key, FL 492); returns their ids. */
+export async function deleteClientDevicesOfUser(tx: Tx, userId: number): Promise<number[]> {
+  const rows = await tx.db.deleteFrom("client_devices").where("user_id", "=", userId).returning("id").execute();
+  return rows.map((row) => Number(row.id));
+}

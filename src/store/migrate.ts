@@ -24,6 +24,7 @@ import { pendingNotifications } from "./migrations/0018_pending_notifications.js
 import { videoCallTokens } from "./migrations/0019_video_call_tokens.js";
 import { digestsQueueActivity } from "./migrations/0020_digests_queue_activity.js";
 import { realmUuid } from "./migrations/0022_realm_uuid.js";
+import { profileFieldUserMatching } from "./migrations/0022a_profile_field_user_matching.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0019_video_call_tokens": videoCallTokens,
   "0020_digests_queue_activity": digestsQueueActivity,
   "0022_realm_uuid": realmUuid,
+  "0022a_profile_field_user_matching": profileFieldUserMatching,
 };
 
 /** Every migration's name, oldest first. */

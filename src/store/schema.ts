@@ -244,6 +244,7 @@ export interface DB {
     display_in_profile_summary: Generated<boolean>;
     required: Generated<boolean>;
     editable_by_user: Generated<boolean>;
+    use_for_user_matching: Generated<boolean>;
   };
   custom_profile_field_values: { id: Id; user_id: number; field_id: number; value: string; rendered_value: string | null };
   linkifiers: {
@@ -430,7 +431,7 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   "active", "is_user_active", "pin_to_top", "is_muted", "desktop_notifications", "audible_notifications",
   "push_notifications", "email_notifications", "wildcard_mentions_notify",
   "has_attachment", "has_image", "has_link", "is_me_message",
-  "display_in_profile_summary", "required", "editable_by_user", "is_animated",
+  "display_in_profile_summary", "required", "editable_by_user", "use_for_user_matching", "is_animated",
   "is_multiuse", "include_realm_default_subscriptions", "notify_referrer_on_join",
   "read_by_sender", "delivered", "failed", "is_pinned", "allow_subdomains",
 ]);

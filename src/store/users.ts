@@ -189,3 +189,17 @@ export async function setSubscriptionsUserActive(tx: Tx, userId: number, active:
 export async function deleteSessionsOfUser(tx: Tx, userId: number): Promise<void> {
   await tx.db.deleteFrom("sessions").where("user_id", "=", userId).execute();
 }
+
+/** Whether the user's creation was logged as made through POST /users (audit extra_data created_via_api). */
+export async function wasCreatedViaApi(tx: Tx, realmId: number, userId: number): Promise<boolean> {
+  const row = await tx.db
+    .selectFrom("audit_log")
+    .select("extra_data")
+    .where("realm_id", "=", realmId)
+    .where("modified_user_id", "=", userId)
+    .where("event_type", "=", "user_created")
+    .executeTakeFirst();
+  if (!row?.extra_data) return false;
+  const data = typeof row.extra_data === "string" ? (JSON.parse(row.extra_data) as Record<string, unknown>) : (row.extra_data as Record<string, unknown>);
+  return data.created_via_api === true;
+}

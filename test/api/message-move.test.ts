@@ -178,6 +178,8 @@ for (const kind of STORE_KINDS) {
     it("resolves and unresolves a topic: a notice, no move timestamp, followers keep it unread", async () => {
       const a = await sendToChannel(t, "othello", "Verona", "bug", "broken");
       const b = await sendToChannel(t, "othello", "Verona", "bug", "still broken");
+      // Othello started the topic, so follows it (FL 214); here he is no follower.
+      assert.equal((await t.as("othello").post("/user_topics", { stream_id: verona, topic: "bug", visibility_policy: 0 })).status, 200);
       const follow = await t.as("cordelia").post("/user_topics", { stream_id: verona, topic: "bug", visibility_policy: 3 });
       assert.equal(follow.status, 200, JSON.stringify(follow.body));
       t.clock.seconds += 5;
@@ -234,7 +236,8 @@ for (const kind of STORE_KINDS) {
       const from = t.published.length;
       assert.equal((await move("hamlet", a, { topic: "fresh", propagate_mode: "change_all" })).status, 200);
       assert.deepEqual(await policies("src"), {});
-      assert.deepEqual(await policies("fresh"), { [t.users.cordelia.id]: 1, [t.users.iago.id]: 3 });
+      // Othello started the topic, so follows it (automatically_follow_topics_policy, FL 214).
+      assert.deepEqual(await policies("fresh"), { [t.users.cordelia.id]: 1, [t.users.iago.id]: 3, [t.users.othello.id]: 3 });
       const toCordelia = eventsOfType(t, "user_topic", from).filter((e) => e.userIds.includes(t.users.cordelia.id));
       assert.deepEqual(
         toCordelia.map((e) => [e.event.topic_name, e.event.visibility_policy]),
@@ -247,11 +250,13 @@ for (const kind of STORE_KINDS) {
       await sendToChannel(t, "othello", "Verona", "busy", "c");
       await setPolicy("othello", "busy", 1);
       assert.equal((await move("hamlet", a, { topic: "busy", propagate_mode: "change_all" })).status, 200);
-      assert.deepEqual(await policies("busy"), { [t.users.iago.id]: 3 });
+      // Othello followed "fresh" (he started "src") and muted "busy": following wins.
+      assert.deepEqual(await policies("busy"), { [t.users.iago.id]: 3, [t.users.othello.id]: 3 });
       // A partial move leaves the settings alone.
       const keep = await sendToChannel(t, "othello", "Verona", "busy", "d");
       assert.equal((await move("hamlet", keep, { topic: "elsewhere" })).status, 200);
-      assert.deepEqual(await policies("busy"), { [t.users.iago.id]: 3 });
+      // Othello followed "fresh" (he started "src") and muted "busy": following wins.
+      assert.deepEqual(await policies("busy"), { [t.users.iago.id]: 3, [t.users.othello.id]: 3 });
     });
 
     it("keeps topic search in step with moves", async () => {

@@ -53,6 +53,8 @@ for (const kind of STORE_KINDS) {
       await t.as("hamlet").post("/user_topics", { stream_id: verona, topic: "lunch", visibility_policy: 3 });
       await t.as("hamlet").post("/user_topics", { stream_id: verona, topic: "", visibility_policy: 1 });
       await muteChannel(t, denmark, "othello");
+      // Othello started "castle", so follows it (FL 214); here the muted channel mutes it.
+      await t.as("othello").post("/user_topics", { stream_id: denmark, topic: "castle", visibility_policy: 0 });
       hamletAll = ids("lunch1", "lunch2", "resolved", "general", "image", "upload", "alert", "secret", "dmOut", "dmIn", "group", "self");
     });
     after(() => t.close());

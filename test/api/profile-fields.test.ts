@@ -47,6 +47,7 @@ for (const kind of STORE_KINDS) {
         order: fields[1].order,
         required: false,
         editable_by_user: true,
+        use_for_user_matching: false,
       });
       assert.deepEqual(JSON.parse(fields[2].field_data), { vim: { text: "Vim", order: "1" }, emacs: { text: "Emacs", order: "2" } });
       assert.equal(fields[6].name, "GitHub username");

@@ -56,7 +56,11 @@ for (const kind of STORE_KINDS) {
     it("moving into a private channel: those who lose access get delete_message, none leaks to outsiders", async () => {
       const id = await sendToChannel(t, "hamlet", "Verona", "to hide", "secret soon");
       const events = await verifyAction(t, ["othello", "cordelia", "hamlet", "desdemona"], patch(id, { stream_id: secretId, propagate_mode: "change_all", send_notification_to_new_thread: false, send_notification_to_old_thread: false }), {
-        expect: { othello: ["delete_message"], cordelia: ["delete_message"], hamlet: ["update_message", "stream/update"] },
+        // Hamlet follows the topic he started (FL 214); the follow moves with it (user_topic: cleared, then set).
+        expect: {
+          othello: ["delete_message"], cordelia: ["delete_message"],
+          hamlet: ["update_message", "stream/update", "muted_topics", "user_topic", "muted_topics", "user_topic"],
+        },
         // The moved message was the newest Othello and Cordelia had (see the delete tests below).
         serverRecomputed: ["max_message_id"],
       });

@@ -25,7 +25,8 @@ for (const kind of STORE_KINDS) {
     it("a channel message reaches subscribers only; the first one sets first_message_id for everyone who sees the channel", async () => {
       await createChannel(t, "Fresh", ["hamlet", "othello"]);
       await verifyAction(t, ["hamlet", "othello", "cordelia", "polonius"], send({ type: "stream", to: "Fresh", topic: "news", content: "hello" }), {
-        expect: { hamlet: ["message"], othello: ["message"], cordelia: ["stream/update"], polonius: [] },
+        // The sender starts the topic, so follows it (automatically_follow_topics_policy, FL 214).
+        expect: { hamlet: ["message", "muted_topics", "user_topic"], othello: ["message"], cordelia: ["stream/update"], polonius: [] },
       });
       await verifyAction(t, ["hamlet", "othello"], send({ type: "stream", to: "Fresh", topic: "News", content: "again" }), {
         expect: { hamlet: ["message"], othello: ["message"] },
@@ -34,7 +35,8 @@ for (const kind of STORE_KINDS) {
 
     it("mentions land in unread_msgs.mentions of the mentioned user, wildcards of everyone", async () => {
       await verifyAction(t, ["hamlet", "othello", "iago"], send({ type: "stream", to: "Verona", topic: "t", content: "hi @**Othello, the Moor of Venice**" }), {
-        expect: { hamlet: ["message"], othello: ["message"], iago: ["message"] },
+        // Othello, mentioned, follows the topic too (automatically_follow_topics_where_mentioned, FL 235).
+        expect: { hamlet: ["message", "muted_topics", "user_topic"], othello: ["message", "muted_topics", "user_topic"], iago: ["message"] },
       });
       await verifyAction(t, ["othello", "polonius"], send({ type: "stream", to: "Verona", topic: "t", content: "@**all** listen" }));
       await verifyAction(t, ["othello", "iago"], send({ type: "stream", to: "Verona", topic: "", content: "@**topic** in general chat" }));
@@ -42,7 +44,7 @@ for (const kind of STORE_KINDS) {
 
     it("a private channel message never reaches non-subscribers; administrators learn only first_message_id", async () => {
       await verifyAction(t, ["hamlet", "iago", "othello", "desdemona", "polonius"], send({ type: "stream", to: "Secret", topic: "plot", content: "psst" }), {
-        expect: { hamlet: ["message"], iago: ["message"], othello: [], desdemona: ["stream/update"], polonius: [] },
+        expect: { hamlet: ["message", "muted_topics", "user_topic"], iago: ["message"], othello: [], desdemona: ["stream/update"], polonius: [] },
       });
       await verifyAction(t, ["hamlet", "desdemona", "othello"], send({ type: "stream", to: "Secret", topic: "plot", content: "again" }), {
         expect: { hamlet: ["message"], desdemona: [], othello: [] },

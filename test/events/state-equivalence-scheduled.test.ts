@@ -43,7 +43,10 @@ for (const kind of STORE_KINDS) {
     it("delivery: the message to its recipients, the removal to its owner; a failure to its owner", async () => {
       // The one left by the test above falls due.
       t.clock.seconds += HOUR;
-      await verifyAction(t, ["hamlet", "othello"], deliver, { expect: { hamlet: ["message", "scheduled_messages/remove"], othello: ["message"] } });
+      // Sending starts the topic "later", which its sender then follows (FL 214).
+      await verifyAction(t, ["hamlet", "othello"], deliver, {
+        expect: { hamlet: ["message", "muted_topics", "user_topic", "scheduled_messages/remove"], othello: ["message"] },
+      });
       // Past Zulip's late cutoff: marked failed (an update), and Notification Bot's notice.
       await verifyAction(t, ["hamlet"], schedule("doomed", 60), { expect: { hamlet: ["scheduled_messages/add"] } });
       t.clock.seconds += 60 + 601;

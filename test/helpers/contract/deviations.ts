@@ -156,6 +156,7 @@ export const NEWER: Deviation[] = [
       },
     },
   },
+  ...fields("newer", 455, "custom profile fields' use_for_user_matching", [{ component: "CustomProfileField" }], { use_for_user_matching: bool }),
   { kind: "newer", level: 456, why: "realm setting default_avatar_source", target: REGISTER, change: { addProperties: { realm_default_avatar_source: { enum: ["G", "J"] } } } },
   { kind: "newer", level: 466, why: "register's realm_uuid", target: REGISTER, change: { addProperties: { realm_uuid: str } } },
   { kind: "newer", level: 469, why: "realm setting media_preview_size", target: REGISTER, change: { addProperties: { realm_media_preview_size: int } } },
@@ -164,6 +165,19 @@ export const NEWER: Deviation[] = [
     change: { addProperties: { discord: bool } },
   },
   { kind: "newer", level: 486, why: "register's klipy_api_key", target: REGISTER, change: { addProperties: { klipy_api_key: str } } },
+  {
+    kind: "newer", level: 475, why: "realm_user update of date_joined when an API-created account first logs in",
+    target: { event: "realm_user/update" },
+    change: {
+      alternative: {
+        type: "object", additionalProperties: false, required: ["id", "type", "op", "person"],
+        properties: {
+          id: int, type: { enum: ["realm_user"] }, op: { enum: ["update"] },
+          person: { type: "object", additionalProperties: false, required: ["user_id", "date_joined"], properties: { user_id: int, date_joined: str } },
+        },
+      },
+    },
+  },
   { kind: "newer", level: 481, why: "register's idle_queue_timeout_secs", target: REGISTER, change: { addProperties: { idle_queue_timeout_secs: int } } },
   { kind: "newer", level: 493, why: "register's has_webex_token (API docs create-webex-video-call)", target: REGISTER, change: { addProperties: { has_webex_token: bool } } },
   ...fields("newer", "Zulip 12.0, after FL 435", "channel setting can_create_topic_group (zerver/models/streams.py)", CHANNEL_OBJECTS, {
