@@ -72,7 +72,7 @@ export function checkWritablePaths(config: Config): void {
 export async function openAnsweringStore(config: Config, open: typeof openStore = openStore): Promise<Store> {
   let store: Store;
   try {
-    store = open(config.databaseUrl, { backgroundCheckpoints: true });
+    store = open(config.databaseUrl, { backgroundCheckpoints: true, writeLockFirst: true });
   } catch (err) {
     throw new ConfigError("DATABASE_URL", `cannot open ${withoutPassword(config.databaseUrl)}: ${(err as Error).message}`);
   }

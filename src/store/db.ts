@@ -69,6 +69,12 @@ export interface StoreOptions {
   backgroundCheckpoints?: boolean;
   /** `sqlite::memory:` only: start from this serialized database (a migrated image, in tests). */
   sqliteImage?: Buffer;
+  /**
+   * SQLite: every transaction takes the write lock when it begins (BEGIN IMMEDIATE, sqlite.ts), so
+   * processes sharing the file (WORKERS > 1) write one at a time without failing on stale
+   * snapshots. The server's choice; tools and tests keep SQLite's deferred transactions.
+   */
+  writeLockFirst?: boolean;
 }
 
 /** Opens the store named by a DATABASE_URL (`sqlite:path`, `sqlite::memory:`, `postgres://…`). */
@@ -77,6 +83,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     const path = url.slice("sqlite:".length);
     const file = path === ":memory:" ? null : resolve(path);
     const conn = openSqlite(file ?? path, options.sqliteImage);
+    conn.writeLockFirst = options.writeLockFirst ?? false;
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }), log: options.log, plugins: [new LongListPlugin("sqlite")] });
     const checkpointer = file && options.backgroundCheckpoints ? new Checkpointer(file) : undefined;
     if (checkpointer) conn.raw.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);

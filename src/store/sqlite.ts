@@ -77,6 +77,9 @@ export class SqliteConnection implements SqliteDatabase {
   /** Row builders by column list; as many as the store has distinct result shapes. */
   private readonly builders = new Map<string, RowBuilder>();
 
+  /** Transactions begin IMMEDIATE (below); the server's choice, see StoreOptions.writeLockFirst. */
+  writeLockFirst = false;
+
   constructor(readonly raw: Database.Database) {}
 
   prepare(sql: string): SqliteStatement {
@@ -87,8 +90,8 @@ export class SqliteConnection implements SqliteDatabase {
     // takes the write lock first, waiting up to busy_timeout for it: one writer at a time, each
     // reading what the previous one committed (the store's claims rely on it: scheduled messages,
     // pending notifications). In one process nothing changes: its single connection already runs
-    // one transaction at a time.
-    if (sql === "begin") sql = "begin immediate";
+    // one transaction at a time. Tools and tests keep SQLite's default (StoreOptions).
+    if (sql === "begin" && this.writeLockFirst) sql = "begin immediate";
     let stmt = this.cache.get(sql);
     if (stmt) {
       // Refresh recency: Map iteration order is insertion order, so the first key is the oldest.

@@ -1,5 +1,6 @@
 /** Settings that need more than a default (src/config.ts): each mistake names the setting to fix. */
 import assert from "node:assert/strict";
+import { availableParallelism } from "node:os";
 import { describe, it } from "node:test";
 import { loadConfig } from "../../src/config.js";
 
@@ -15,5 +16,19 @@ describe("CAMO_URL and CAMO_KEY (issue 16, F17)", () => {
     assert.throws(() => loadConfig({ CAMO_KEY: "k" }), /^Error: CAMO_URL and CAMO_KEY: set both/);
     assert.throws(() => loadConfig({ CAMO_URL: "camo.example.com", CAMO_KEY: "k" }), /^Error: CAMO_URL: "camo\.example\.com" is not a URL/);
     assert.throws(() => loadConfig({ CAMO_URL: "ftp://camo.example.com/", CAMO_KEY: "k" }), /^Error: CAMO_URL: .* must be an http\(s\) URL/);
+  });
+});
+
+describe("WORKERS (issue 21, item 1)", () => {
+  it("defaults to the cores Node may use; 1 and auto are accepted; the worker index is the primary's", () => {
+    assert.equal(loadConfig({}).workers, Math.min(availableParallelism(), 64));
+    assert.equal(loadConfig({ WORKERS: "auto" }).workers, loadConfig({}).workers);
+    assert.equal(loadConfig({ WORKERS: "1" }).workers, 1);
+    assert.equal(loadConfig({}).workerIndex, null);
+    assert.equal(loadConfig({ PARLEY_WORKER_INDEX: "1" }).workerIndex, 1);
+  });
+
+  it("refuses anything but a whole number from 1 to 64, naming the setting", () => {
+    for (const bad of ["0", "-1", "1.5", "two", "65"]) assert.throws(() => loadConfig({ WORKERS: bad }), /^Error: WORKERS: must be a whole number from 1 to 64/);
   });
 });
