@@ -15,6 +15,7 @@ import { registerEndpoints } from "./http/router.js";
 import { registerWebClient } from "./http/web-client.js";
 import { registerSessionRoutes } from "./http/session-routes.js";
 import { registerPasswordResetRoutes } from "./http/password-reset-routes.js";
+import { registerServerFactsRoutes } from "./http/server-facts-routes.js";
 import { registerJoinRoutes } from "./invites/join-routes.js";
 import { registerEmojiImageRoutes } from "./http/emoji-routes.js";
 import { registerAvatarRoutes } from "./http/avatar-routes.js";
@@ -77,6 +78,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerVideoCallRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerPasswordResetRoutes(app, deps);
+  registerServerFactsRoutes(app, deps);
   registerJoinRoutes(app, deps);
   registerEmojiImageRoutes(app, deps);
   registerAvatarRoutes(app, deps);
