@@ -16,6 +16,7 @@ import { registerWebClient } from "./http/web-client.js";
 import { registerSessionRoutes } from "./http/session-routes.js";
 import { registerPasswordResetRoutes } from "./http/password-reset-routes.js";
 import { registerUnsubscribeRoutes } from "./http/unsubscribe-routes.js";
+import { registerServerFactsRoutes } from "./http/server-facts-routes.js";
 import { registerJoinRoutes } from "./invites/join-routes.js";
 import { registerEmojiImageRoutes } from "./http/emoji-routes.js";
 import { registerAvatarRoutes } from "./http/avatar-routes.js";
@@ -79,6 +80,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerSessionRoutes(app, deps);
   registerPasswordResetRoutes(app, deps);
   registerUnsubscribeRoutes(app, deps);
+  registerServerFactsRoutes(app, deps);
   registerJoinRoutes(app, deps);
   registerEmojiImageRoutes(app, deps);
   registerAvatarRoutes(app, deps);

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { logIn } from "../api/auth";
 import { ApiError, publicRequest, type Credentials } from "../api/client";
+import { ForgotPassword } from "./forgot-password";
 
 interface ServerSettings {
   realm_name?: string;
@@ -15,6 +16,7 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: (credentials: Credential
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [realmName, setRealmName] = useState<string | null>(null);
+  const [resetting, setResetting] = useState(false);
 
   useEffect(() => {
     publicRequest<ServerSettings>("GET", "/server_settings")
@@ -32,6 +34,14 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: (credentials: Credential
       setError(e instanceof ApiError ? e.msg : "Could not reach the server.");
       setBusy(false);
     }
+  }
+
+  if (resetting) {
+    return (
+      <main class="login">
+        <ForgotPassword initialEmail={email.trim()} onBack={() => setResetting(false)} />
+      </main>
+    );
   }
 
   return (
@@ -67,6 +77,9 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: (credentials: Credential
         )}
         <button type="submit" class="button primary wide" disabled={busy}>
           {busy ? "Logging in…" : "Log in"}
+        </button>
+        <button type="button" class="link-button" onClick={() => setResetting(true)}>
+          Forgot password?
         </button>
       </form>
     </main>

@@ -8,6 +8,7 @@ import { userName } from "../state/client-state";
 import { ActionStatus, SettingsTable, useAction } from "./controls";
 import { ROLE_LABELS } from "./admin-users";
 import { CopyButton, EmailInviteForm, InviteLinkForm } from "./invite-forms";
+import { EmailDeliveryNote } from "./email-delivery-note";
 import { useFetched } from "./use-fetched";
 
 interface Invite {
@@ -108,6 +109,7 @@ function PendingInvites() {
 export function InvitationsAdminPage() {
   return (
     <>
+      <EmailDeliveryNote />
       <PendingInvites />
       <InviteLinkForm />
       <EmailInviteForm />

@@ -16,6 +16,7 @@ import { GroupsAdminPage } from "./admin-groups";
 import { InvitationsAdminPage } from "./admin-invites";
 import { LinkifiersAdminPage } from "./admin-linkifiers";
 import { UsersAdminPage } from "./admin-users";
+import { BotsPage } from "./bots";
 import { AccountPage, NotificationsPage, PreferencesPage, ProfilePage } from "./personal";
 import "./settings.css";
 
@@ -35,6 +36,7 @@ const PERSONAL: readonly Section[] = [
   { id: "account", title: "Account & privacy", render: () => <AccountPage /> },
   { id: "preferences", title: "Preferences", render: () => <PreferencesPage /> },
   { id: "notifications", title: "Notifications", render: () => <NotificationsPage /> },
+  { id: "bots", title: "Bots", render: () => <BotsPage /> },
 ];
 
 const ORGANIZATION: readonly Section[] = [

@@ -10,6 +10,7 @@ import { useClientState, useSession } from "../session";
 import { Field, FormActions, useAction } from "./controls";
 import { ProfileFieldsForm } from "./profile-fields-form";
 import { NOTIFICATION_GROUPS, PREFERENCE_GROUPS, PRIVACY_GROUPS, type SettingGroup, type SettingValue } from "./setting-defs";
+import { ApiKeyCard } from "./api-key";
 import { DesktopPermission } from "./desktop-permission";
 import { SettingsForm } from "./settings-form";
 import { StatusForm } from "./status-form";
@@ -96,6 +97,7 @@ export function AccountPage() {
         </p>
       </section>
       <PasswordForm />
+      <ApiKeyCard />
       <OwnSettings groups={PRIVACY_GROUPS} idPrefix="privacy" />
     </>
   );
