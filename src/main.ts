@@ -63,7 +63,8 @@ function singleProcessWhereNeeded(config: Config): Config {
   if (config.workers === 1 || config.workerIndex !== null) return config;
   const reason = config.listenFd !== null ? "the listening socket came from systemd (LISTEN_FDS)" : config.databaseUrl === "sqlite::memory:" ? "the SQLite database is in memory" : null;
   if (!reason) return config;
-  logLine("warn", `WORKERS=${config.workers} ignored: one process serves, because ${reason}`, { setting: "WORKERS" });
+  // At info: WORKERS defaults to the cores, so every socket-activated start would otherwise warn.
+  logLine("info", `WORKERS=${config.workers} ignored: one process serves, because ${reason}`, { setting: "WORKERS" });
   return { ...config, workers: 1 };
 }
 
