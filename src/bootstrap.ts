@@ -4,6 +4,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { doSetUpNewRealm } from "./actions/realm-onboarding.js";
 import { checkCreateRealm } from "./actions/realms.js";
 import type { AppDeps } from "./deps.js";
 import { randomToken } from "./lib/secrets.js";
@@ -29,6 +30,8 @@ export async function ensureInitialRealm(deps: AppDeps, realmUrl: string): Promi
       deps.store,
       { subdomain: "", name: "Parley", ownerEmail: email, ownerName: "Owner", ownerPassword: password },
       deps.clock.now(),
+      "{}",
+      (tx, realm, user) => doSetUpNewRealm(deps, tx, realm, user),
     ));
   } catch (err) {
     // Several processes starting together on one empty store: one of them wins; the rest carry on.

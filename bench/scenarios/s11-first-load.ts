@@ -37,6 +37,7 @@ export const WEB_REGISTER_PARAMS = {
     user_list_incomplete: false,
     include_deactivated_groups: true,
     archived_channels: true,
+    simplified_presence_events: true,
   },
 };
 

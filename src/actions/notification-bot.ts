@@ -95,7 +95,7 @@ export async function sendChannelNotice(
   opts: NoticeOptions,
 ): Promise<number | null> {
   if (channel.deactivated && !opts.archivedChannelNotice) return null;
-  const bot = await getNotificationBot(deps, tx, realm);
+  const bot = await getSystemBot(deps, tx, realm, opts.from ?? NOTIFICATION_BOT);
   const recipientId = channel.recipient_id as number;
   const policy = channel.topics_policy === "inherit" ? realm.topics_policy : channel.topics_policy;
   const subscribers = await getSubscriberIds(tx, recipientId);

@@ -9,7 +9,8 @@ import type { Store, Tx } from "../store/db.js";
 import { transaction } from "../store/db.js";
 import { addSubgroups, insertGroup, updateGroup } from "../store/groups.js";
 import { getRealmBySubdomain, insertRealm, insertRealmUserDefaults, updateRealm } from "../store/realms.js";
-import type { RealmRow, RealmUpdate } from "../store/types.js";
+import type { RealmRow, RealmUpdate, UserRow } from "../store/types.js";
+import { getUserById } from "../store/users.js";
 import { getRealmById } from "../store/realms.js";
 import { REALM_GROUP_SETTING_DEFAULTS } from "../policy/realm-group-settings.js";
 import { ROLE } from "../policy/roles.js";
@@ -66,6 +67,8 @@ export async function checkCreateRealm(
   input: NewRealmInput,
   now: number,
   userDefaults: string = "{}",
+  /** Runs in the same transaction once the owner exists: the new organization's channels and messages (realm-onboarding.ts). */
+  onboard?: (tx: Tx, realm: RealmRow, owner: UserRow) => Promise<unknown>,
 ): Promise<{ realmId: number; owner: CreatedUser }> {
   const subdomain = input.subdomain.trim().toLowerCase();
   if (!SUBDOMAIN_PATTERN.test(subdomain)) {
@@ -91,6 +94,7 @@ export async function checkCreateRealm(
       { email: input.ownerEmail, fullName: input.ownerName, password: input.ownerPassword, role: ROLE.OWNER },
       now,
     );
+    if (onboard) await onboard(tx, realm, (await getUserById(tx, realmId, owner.userId)) as UserRow);
     return { realmId, owner };
   });
 }

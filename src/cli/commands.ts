@@ -1,5 +1,8 @@
 /** The manage commands as functions (the CLI parses flags; tests call these directly). */
+import { doSetUpNewRealm } from "../actions/realm-onboarding.js";
 import { checkCreateRealm } from "../actions/realms.js";
+import type { Config } from "../config.js";
+import { withCliDeps } from "./cli-deps.js";
 import { checkCreateUser, subscribeNewUser } from "../actions/users.js";
 import type { Clock } from "../deps.js";
 import { ApiError } from "../errors.js";
@@ -17,12 +20,15 @@ export interface CreatedAccount {
   api_key: string;
 }
 
-export async function runCreateRealm(store: Store, clock: Clock, v: Record<string, string>): Promise<CreatedAccount> {
-  const { realmId, owner } = await checkCreateRealm(
-    store,
-    { subdomain: v.subdomain, name: v.name, ownerEmail: v["owner-email"], ownerName: v["owner-name"], ownerPassword: v["owner-password"] },
-    clock.now(),
-  );
+/**
+ * `manage create-realm`: the organization, its owner and, given the server's config, what a new
+ * organization starts with (default channels and Welcome Bot's first messages, realm-onboarding.ts).
+ */
+export async function runCreateRealm(store: Store, clock: Clock, v: Record<string, string>, config?: Config): Promise<CreatedAccount> {
+  const input = { subdomain: v.subdomain, name: v.name, ownerEmail: v["owner-email"], ownerName: v["owner-name"], ownerPassword: v["owner-password"] };
+  const { realmId, owner } = config
+    ? await withCliDeps(store, config, (deps) => checkCreateRealm(store, input, clock.now(), "{}", (tx, realm, user) => doSetUpNewRealm({ ...deps, clock }, tx, realm, user)))
+    : await checkCreateRealm(store, input, clock.now());
   return { realm_id: realmId, user_id: owner.userId, email: owner.email, api_key: owner.apiKey };
 }
 

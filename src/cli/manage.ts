@@ -23,9 +23,9 @@ import { USER_ADMIN_COMMANDS } from "./commands/user-admin.js";
 const COMMANDS: Record<string, Command> = {
   migrate: { summary: "Applies pending database migrations (the server does too when it starts).", options: {}, run: async () => ({ migrated: true }) },
   "create-realm": {
-    summary: "Creates an organization and its owner; prints the owner's API key.",
+    summary: "Creates an organization (with #general, #sandbox and #Parley as default channels) and its owner; prints the owner's API key.",
     options: { subdomain: STRING, name: STRING, "owner-email": STRING, "owner-name": STRING, "owner-password": STRING },
-    run: (store, v) => runCreateRealm(store, systemClock, required(v, ["subdomain", "name", "owner-email", "owner-name", "owner-password"])),
+    run: (store, v, config) => runCreateRealm(store, systemClock, required(v, ["subdomain", "name", "owner-email", "owner-name", "owner-password"]), config),
   },
   "create-user": {
     summary: "Creates an account (or a bot with --bot-type and --bot-owner); prints its API key.",

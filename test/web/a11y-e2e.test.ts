@@ -1,7 +1,8 @@
 /**
  * An accessibility pass over the web client's main views with axe-core (issue 20, "Done when"):
- * the login page, the combined feed, a channel with compose (its typeahead, emoji picker and
- * schedule dialog open), search results, drafts, scheduled messages and reminders, the settings pages,
+ * the login page and its forgot-password form, the combined feed, a channel with compose (its
+ * typeahead, emoji picker and schedule dialog open), search results, drafts, scheduled messages and
+ * reminders, the settings pages,
  * the phone layout with its sidebar open, and the join form. No serious or critical violation
  * may remain. Skipped, with the reason, when chromium is unavailable.
  */
@@ -42,8 +43,10 @@ describe("accessibility of the main views (axe-core)", { skip: chromiumPath ? fa
 
   before(async () => {
     realm = await startWebRealm(chromiumPath as string);
-    const created = await realm.alice.call("POST", "/channels/create", { name: "general", subscribers: [realm.alice.userId, realm.bob.userId] });
-    channelId = created.body.id as number;
+    // A new organization starts with #general, and both Alice and Bob are subscribed (a default channel).
+    const general = await realm.alice.call("GET", "/get_stream_id", { stream: "general" });
+    assert.equal(general.status, 200, JSON.stringify(general.body));
+    channelId = general.body.stream_id as number;
     await realm.bob.call("POST", "/messages", { type: "stream", to: channelId, topic: "hello", content: "Welcome **everyone** :wave: see https://example.com" });
     await realm.alice.call("POST", "/messages", { type: "direct", to: [realm.bob.userId], content: "A direct message" });
     // bypassCSP: the client's CSP (rightly) refuses the injected axe script.
@@ -57,6 +60,12 @@ describe("accessibility of the main views (axe-core)", { skip: chromiumPath ? fa
 
   const views: Array<[name: string, open: () => Promise<void>]> = [
     ["login page", async () => {
+      await page.goto(`${realm.base}/`);
+      await page.getByRole("button", { name: "Log in" }).waitFor({ timeout: TIMEOUT });
+    }],
+    ["forgot password form", async () => {
+      await page.getByRole("button", { name: "Forgot password?" }).click();
+      await page.getByRole("button", { name: "Send reset link" }).waitFor({ timeout: TIMEOUT });
       await page.goto(`${realm.base}/`);
       await page.getByRole("button", { name: "Log in" }).waitFor({ timeout: TIMEOUT });
     }],
@@ -111,6 +120,19 @@ describe("accessibility of the main views (axe-core)", { skip: chromiumPath ? fa
     ["personal settings", async () => {
       await page.goto(`${realm.base}/#/settings/profile`);
       await page.getByRole("heading", { level: 1, name: "Profile" }).waitFor({ timeout: TIMEOUT });
+    }],
+    ["bots settings and the buddy list", async () => {
+      await page.goto(`${realm.base}/#/settings/bots`);
+      await page.getByRole("heading", { level: 2, name: "Add a new bot" }).waitFor({ timeout: TIMEOUT });
+      await page.locator(".buddy-list li").first().waitFor({ timeout: TIMEOUT });
+    }],
+    ["account settings with the API key form", async () => {
+      await page.goto(`${realm.base}/#/settings/account`);
+      await page.getByRole("button", { name: "Show API key" }).waitFor({ timeout: TIMEOUT });
+    }],
+    ["invitations with the no-email note", async () => {
+      await page.goto(`${realm.base}/#/settings/organization/invitations`);
+      await page.getByRole("note").waitFor({ timeout: TIMEOUT });
     }],
     ["organization users", async () => {
       await page.goto(`${realm.base}/#/settings/organization/users`);
