@@ -32,6 +32,7 @@ import { s10 } from "./scenarios/s10-multiprocess.js";
 import { s11 } from "./scenarios/s11-first-load.js";
 import { s12 } from "./scenarios/s12-channel-fanout.js";
 import { s13 } from "./scenarios/s13-abuse.js";
+import { s14, s15 } from "./scenarios/s14-concurrent.js";
 
 const RESULTS_PATH = join(ROOT, "bench", "results.json");
 const WATCHDOG_MINUTES = { full: 30, quick: 5 };
@@ -42,7 +43,9 @@ const STEPS: Array<{ ids: ScenarioId[]; run: Scenario }> = [
   { ids: ["S3"], run: s3 },
   { ids: ["S4"], run: s4 },
   { ids: ["S5"], run: s5 },
+  { ids: ["S15"], run: s15 },
   { ids: ["S2"], run: s2 },
+  { ids: ["S14"], run: s14 },
   { ids: ["S7"], run: s7 },
   { ids: ["S6", "S9"], run: s6AndS9 },
   { ids: ["S8"], run: s8 },
