@@ -1,7 +1,7 @@
 /**
  * What one request of each scenario costs, measured in ways the machine's load hardly moves:
  * `npx tsx bench/request-costs.ts [--store postgres] [--users 250] [--channels 20] [--history 20000]
- * [--iterations 200] [--warmup N] [--only S1,S3] [--sql] [--cpu-prof DIR] [--keep DIR] [--callgrind]`. Seeds an organisation (bench/lib/seed.ts), serves each
+ * [--iterations 200] [--warmup N] [--only S1,S3] [--sql] [--cpu-prof DIR] [--keep DIR] [--callgrind] [--concurrency N] [--no-checkpointer]`. Seeds an organisation (bench/lib/seed.ts), serves each
  * scenario's request in-process (buildApp + inject, no sockets) and reports per request: the SQL
  * statements it ran (counted from Kysely's query log, transaction control included), the CPU time
  * of this process (user + system, so GC and the driver count), and the wall-clock p50, p99 and
@@ -13,13 +13,16 @@
  * method and the figures). `--callgrind`, under `valgrind --tool=callgrind --instr-atstart=no`,
  * switches instruction counting on for the measured loops only: valgrind's "Collected" total
  * divided by the iterations is the instructions per request, a figure no other load can move.
+ * `--concurrency N` keeps N requests in flight during the measured loop (issue 21 item 3: where a
+ * send's p99 at ten clients comes from) and then also prints the slowest statements of the loop
+ * (p50, p99 and max of each) and the event loop's longest stall.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import type { InjectOptions } from "fastify";
 import { buildApp } from "../src/app.js";
@@ -86,7 +89,7 @@ function callgrind(on: boolean): Promise<void> {
 async function measure(
   app: Awaited<ReturnType<typeof buildApp>>,
   req: CostRequest,
-  opts: { iterations: number; warmup: number; profile: string | null; callgrind: boolean },
+  opts: { iterations: number; warmup: number; profile: string | null; callgrind: boolean; concurrency: number },
   log: { sql: Logged[] | null },
 ): Promise<Cost> {
   const { iterations } = opts;
@@ -95,14 +98,28 @@ async function measure(
   const times: number[] = [];
   const cpu = process.cpuUsage();
   if (opts.callgrind) await callgrind(true);
+  const tail = opts.concurrency > 1 ? { sql: [] as Logged[], loop: monitorEventLoopDelay({ resolution: 1 }) } : null;
+  if (tail) {
+    log.sql = tail.sql;
+    tail.loop.enable();
+  }
   await profiled(opts.profile, async () => {
-    for (let i = 0; i < iterations; i++) {
-      const start = performance.now();
-      const res = (await inject()) as { statusCode: number; body: string };
-      times.push(performance.now() - start);
-      if (res.statusCode !== 200) throw new Error(`${req.id}: ${res.statusCode} ${res.body.slice(0, 300)}`);
-    }
+    let left = iterations;
+    const worker = async () => {
+      while (left-- > 0) {
+        const start = performance.now();
+        const res = (await inject()) as { statusCode: number; body: string };
+        times.push(performance.now() - start);
+        if (res.statusCode !== 200) throw new Error(`${req.id}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+      }
+    };
+    await Promise.all(Array.from({ length: opts.concurrency }, worker));
   });
+  if (tail) {
+    tail.loop.disable();
+    log.sql = null;
+    printTail(tail.sql, tail.loop.max / 1e6);
+  }
   if (opts.callgrind) await callgrind(false);
   const used = process.cpuUsage(cpu);
   log.sql = [];
@@ -116,6 +133,23 @@ async function measure(
   }
   times.sort((a, b) => a - b);
   return { statements: statements.length, cpuUs: (used.user + used.system) / iterations, p50Ms: quantile(times, 0.5), p99Ms: quantile(times, 0.99), minMs: times[0], sql };
+}
+
+/** The statements that took longest in all during a concurrent loop, and the longest loop stall. */
+function printTail(statements: Logged[], stallMs: number): void {
+  const byKind = new Map<string, number[]>();
+  for (const s of statements) {
+    const kind = s.sql.slice(0, 60);
+    const list = byKind.get(kind) ?? [];
+    list.push(s.ms);
+    byKind.set(kind, list);
+  }
+  const rows = [...byKind].map(([kind, ms]) => ({ kind, ms: ms.sort((a, b) => a - b), sum: ms.reduce((a, b) => a + b, 0) }));
+  rows.sort((a, b) => b.sum - a.sum);
+  console.log(`    event loop's longest stall ${stallMs.toFixed(1)} ms; statements by time in all (n, p50, p99, max ms):`);
+  for (const r of rows.slice(0, 6)) {
+    console.log(`    ${String(r.ms.length).padStart(6)} × p50 ${quantile(r.ms, 0.5).toFixed(2)} p99 ${quantile(r.ms, 0.99).toFixed(2)} max ${r.ms[r.ms.length - 1].toFixed(2)}  ${r.kind}`);
+  }
 }
 
 async function seed(url: string, shape: OrgShape, history: number): Promise<BenchOrg> {
@@ -168,6 +202,8 @@ async function main(): Promise<void> {
       "cpu-prof": { type: "string" },
       keep: { type: "string" },
       callgrind: { type: "boolean", default: false },
+      concurrency: { type: "string", default: "1" },
+      "no-checkpointer": { type: "boolean", default: false },
     },
   });
   if (values.store !== "sqlite" && values.store !== "postgres") throw new Error("--store must be sqlite or postgres");
@@ -181,7 +217,7 @@ async function main(): Promise<void> {
     const log: { sql: Logged[] | null } = { sql: null };
     // As the server opens it (main.ts): on SQLite, WAL checkpoints on a worker thread.
     const store = openStore(bench.url, {
-      backgroundCheckpoints: true,
+      backgroundCheckpoints: !values["no-checkpointer"],
       log: (e) => {
         log.sql?.push({ sql: e.query.sql.replace(/\s+/g, " "), ms: e.queryDurationMillis });
       },
@@ -196,7 +232,7 @@ async function main(): Promise<void> {
         const profileDir = values["cpu-prof"];
         if (profileDir) mkdirSync(profileDir, { recursive: true });
         const profile = profileDir ? join(profileDir, `${req.id}.cpuprofile`) : null;
-        const c = await measure(app, req, { iterations: Number(values.iterations), warmup: Number(values.warmup ?? Math.max(10, Number(values.iterations) / 10)), profile, callgrind: values.callgrind }, log);
+        const c = await measure(app, req, { iterations: Number(values.iterations), warmup: Number(values.warmup ?? Math.max(10, Number(values.iterations) / 10)), profile, callgrind: values.callgrind, concurrency: Number(values.concurrency) }, log);
         console.log(`${`${req.id} ${req.label}`.padEnd(36)} ${String(c.statements).padStart(10)}  ${c.cpuUs.toFixed(0).padStart(10)}  ${c.p50Ms.toFixed(2).padStart(6)}  ${c.p99Ms.toFixed(2).padStart(6)}  ${c.minMs.toFixed(2).padStart(6)}`);
         if (values.sql) for (const [s, { n, ms }] of c.sql) console.log(`    ${String(n).padStart(3)} × ${ms.toFixed(2).padStart(7)} ms  ${s.slice(0, 150)}`);
       }

@@ -33,6 +33,7 @@ import { s11 } from "./scenarios/s11-first-load.js";
 import { s12 } from "./scenarios/s12-channel-fanout.js";
 import { s13 } from "./scenarios/s13-abuse.js";
 import { s14 } from "./scenarios/s14-workers.js";
+import { s15, s16 } from "./scenarios/s15-concurrent.js";
 
 const RESULTS_PATH = join(ROOT, "bench", "results.json");
 /** s14: S14 starts a cluster and runs twelve load tests of at least 5 s, in quick runs too. */
@@ -44,7 +45,9 @@ const STEPS: Array<{ ids: ScenarioId[]; run: Scenario }> = [
   { ids: ["S3"], run: s3 },
   { ids: ["S4"], run: s4 },
   { ids: ["S5"], run: s5 },
+  { ids: ["S16"], run: s16 },
   { ids: ["S2"], run: s2 },
+  { ids: ["S15"], run: s15 },
   { ids: ["S7"], run: s7 },
   { ids: ["S6", "S9"], run: s6AndS9 },
   { ids: ["S8"], run: s8 },

@@ -5,7 +5,6 @@
  */
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import formbody from "@fastify/formbody";
-import multipart from "@fastify/multipart";
 import { ENDPOINTS } from "./api/index.js";
 import type { AppDeps } from "./deps.js";
 import type { AnyEndpoint } from "./http/endpoint.js";
@@ -26,6 +25,7 @@ import { registerVideoCallRoutes } from "./http/video-call-routes.js";
 import { Metrics } from "./http/metrics.js";
 import { registerOpsRoutes } from "./http/ops-routes.js";
 import { installRequestLog, requestIdFor } from "./http/request-log.js";
+import { registerMultipart } from "./http/multipart.js";
 
 /**
  * The largest request body that is parsed whole (form or JSON; files are streamed under the upload
@@ -61,7 +61,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
   });
   await app.register(formbody);
-  await app.register(multipart, { limits: MULTIPART_LIMITS });
+  // Without its per-request hooks, which only clean up saved request files (http/multipart.ts).
+  await registerMultipart(app, { limits: MULTIPART_LIMITS });
   // Bodies of other types carry no parameters for us (Zulip reads only form data); ignore them.
   app.addContentTypeParser("*", (_request, payload, done) => {
     payload.resume();

@@ -74,7 +74,7 @@ const SMOKE: Sizes = {
   firstLoadRounds: 2,
 };
 
-export const SCENARIOS = ["S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "S11", "S12", "S13", "S14"] as const;
+export const SCENARIOS = ["S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "S11", "S12", "S13", "S14", "S15", "S16"] as const;
 export type ScenarioId = (typeof SCENARIOS)[number];
 
 export interface Options {

@@ -6,34 +6,21 @@ import { accessUserByIdOrEmail } from "../access/users.js";
 import { checkProfileDataParam } from "../actions/profile-data.js";
 import { deactivateOwnAccount, deactivateUserAccount, reactivateUserAccount } from "../actions/user-activation.js";
 import { updateUserAccount } from "../actions/user-admin.js";
+import { ownUserMembers } from "../actions/own-user.js";
 import { listUsersForViewer, presentUsersFor } from "../actions/user-views.js";
 import { createUserAccount } from "../actions/users.js";
 import { ApiError } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
-import { presentUser } from "../lib/present-user.js";
 import { ROLES } from "../policy/roles.js";
 import { readTx } from "../store/db.js";
-import { getMaxMessageId, getProfileData } from "../store/profile.js";
 
 export const getOwnUser = endpoint({
   method: "GET",
   path: "/users/me",
   auth: "user",
   params: {},
-  async handler(ctx) {
-    const { user } = ctx;
-    const tx = readTx(ctx.deps.store);
-    const presented = presentUser(user, { gravatar: ctx.deps.config.enableGravatar, clientGravatar: false, viewerSeesEmail: true });
-    delete presented.bot_type;
-    delete presented.bot_owner_id;
-    delete presented.is_imported_stub;
-    return {
-      ...presented,
-      max_message_id: await getMaxMessageId(tx, user.id),
-      profile_data: await getProfileData(tx, user.id),
-    };
-  },
+  handler: (ctx) => ownUserMembers(ctx.deps, ctx.user, ctx.stamp),
 });
 
 /** Zulip's create-user: organization administrators create an account directly. */

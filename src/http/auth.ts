@@ -7,6 +7,7 @@ import { ApiError, unauthorized } from "../errors.js";
 import { API_KEY_PATTERN, constantTimeEqual } from "../lib/secrets.js";
 import { getUserAndRealmByApiKey } from "../store/auth-rows.js";
 import { readTx, type Store } from "../store/db.js";
+import type { ChangeStamp } from "../store/change-stamp.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 
 export interface BasicCredentials {
@@ -33,7 +34,7 @@ export async function authenticateApiKey(
   store: Store,
   credentials: BasicCredentials | undefined,
   subdomain: string,
-): Promise<{ user: UserRow; realm: RealmRow }> {
+): Promise<{ user: UserRow; realm: RealmRow; stamp: ChangeStamp | null }> {
   if (!credentials) throw unauthorized();
   const apiKey = credentials.password.trim();
   if (!API_KEY_PATTERN.test(apiKey)) throw unauthorized("Malformed API key");

@@ -5,6 +5,8 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppDeps } from "../deps.js";
+import type { JsonMembers } from "../lib/json-text.js";
+import type { ChangeStamp } from "../store/change-stamp.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import type { ParamTable, ParsedParams } from "./params.js";
 
@@ -37,12 +39,20 @@ export interface RealmContext extends BaseContext {
 export interface UserContext extends BaseContext {
   realm: RealmRow;
   user: UserRow;
+  /**
+   * The change stamp the authentication rows were checked at (SQLite; null or absent otherwise):
+   * a StampMemo read for the same request may use it instead of reading a stamp of its own.
+   */
+  stamp?: ChangeStamp | null;
 }
 
 export type ContextFor<A extends AuthGate> = A extends "none" ? PublicContext : A extends "realm" ? RealmContext : UserContext;
 
-/** Data merged into the success envelope, or `raw` when the handler wrote the reply itself. */
-export type HandlerResult = Record<string, unknown> | void | { raw: true };
+/**
+ * Data merged into the success envelope (or its members as JSON text already), or `raw` when the
+ * handler wrote the reply itself.
+ */
+export type HandlerResult = Record<string, unknown> | JsonMembers | void | { raw: true };
 
 export interface Endpoint<P extends ParamTable = ParamTable, A extends AuthGate = AuthGate> {
   method: HttpMethod;

@@ -19,6 +19,7 @@ import { subdomainFromHost } from "./realm-host.js";
 import { collectRawParams } from "./request-params.js";
 import { noteUser } from "./request-log.js";
 import { sendSuccess } from "./respond.js";
+import type { JsonMembers } from "../lib/json-text.js";
 
 export const API_PREFIX = "/api/v1";
 const ALL_METHODS: HttpMethod[] = ["GET", "POST", "PATCH", "PUT", "DELETE"];
@@ -55,12 +56,12 @@ async function buildContext(
     if (!realm) throw nonexistentSubdomain();
     return { ...base, realm };
   }
-  const { user, realm } = await authenticateApiKey(deps.store, parseBasicAuth(request.headers.authorization), subdomain);
+  const { user, realm, stamp } = await authenticateApiKey(deps.store, parseBasicAuth(request.headers.authorization), subdomain);
   noteUser(request, user, realm);
   await admitUser(deps, reply, user, ep.allowWebhookBots ?? false);
   if (ep.auth === "admin" && !isRealmAdmin(user)) throw mustBeAdmin();
   if (ep.auth === "owner" && !isOwner(user)) throw mustBeOwner();
-  return { ...base, realm, user };
+  return { ...base, realm, user, stamp };
 }
 
 /**
@@ -82,7 +83,7 @@ function serve(deps: AppDeps, ep: AnyEndpoint) {
     const { values, ignored } = parseParams(ep.params, raw, request.params as Record<string, string>);
     const result = await ep.handler(ctx, values);
     if (result && "raw" in result && result.raw === true) return reply;
-    return sendSuccess(reply, (result as Record<string, unknown> | undefined) ?? {}, ignored);
+    return sendSuccess(reply, (result as Record<string, unknown> | JsonMembers | undefined) ?? {}, ignored);
   };
 }
 

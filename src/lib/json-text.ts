@@ -25,3 +25,17 @@ export function stringifyWithJsonText(body: Record<string, unknown>): string {
 }
 
 export const hasJsonText = (body: Record<string, unknown>): boolean => Object.values(body).some((v) => v instanceof JsonText);
+
+/**
+ * The members of an answer object as JSON text, without the braces ("" for none): what a handler
+ * returns when it has the answer's JSON already (a memo, a compiled serialiser), for the envelope
+ * to write around it without parsing or serialising it again (http/respond.ts).
+ */
+export class JsonMembers {
+  constructor(readonly text: string) {}
+
+  /** The members of `objectJson`, the JSON text of an object. */
+  static of(objectJson: string): JsonMembers {
+    return new JsonMembers(objectJson.slice(1, -1));
+  }
+}

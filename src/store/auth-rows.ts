@@ -98,13 +98,17 @@ async function current<T>(entries: Map<number, Versioned<T>>, id: number, versio
   return row;
 }
 
-/** The account owning an API key, with its realm, for authentication (any realm). */
-export async function getUserAndRealmByApiKey(tx: Tx, apiKey: string): Promise<{ user: UserRow; realm: RealmRow } | undefined> {
+/**
+ * The account owning an API key, with its realm, for authentication (any realm). `stamp` is the
+ * change stamp the rows were checked at (null where there is none): memos read later for the same
+ * request may be checked against it instead of taking a stamp of their own (change-stamp.ts).
+ */
+export async function getUserAndRealmByApiKey(tx: Tx, apiKey: string): Promise<{ user: UserRow; realm: RealmRow; stamp: ChangeStamp | null } | undefined> {
   const cache = cacheOf(tx);
   // Taken before the versions are read (change-stamp.ts): a change in between moves the stamp.
   const stamp = changeStamp(tx);
   const checked = cache.byKey.get(apiKey);
-  if (checked && sameStamp(checked.stamp, stamp)) return { user: { ...checked.user }, realm: { ...checked.realm } };
+  if (checked && sameStamp(checked.stamp, stamp)) return { user: { ...checked.user }, realm: { ...checked.realm }, stamp };
   const [v] = await versionsByApiKey(tx, { apiKey });
   const user = v && (await current(cache.users, v.user_id, Number(v.user_version ?? 0), () => userById(tx, { id: v.user_id })));
   const realm = v && (await current(cache.realms, v.realm_id, Number(v.realm_version ?? 0), () => realmById(tx, { id: v.realm_id })));
@@ -116,5 +120,5 @@ export async function getUserAndRealmByApiKey(tx: Tx, apiKey: string): Promise<{
     if (cache.byKey.size >= CHECKED_KEYS) cache.byKey.clear();
     cache.byKey.set(apiKey, { stamp, user, realm });
   }
-  return { user: { ...user }, realm: { ...realm } };
+  return { user: { ...user }, realm: { ...realm }, stamp };
 }

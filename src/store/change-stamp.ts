@@ -34,8 +34,13 @@ class StampReader {
     this.totalChanges = raw.prepare("SELECT total_changes()").pluck();
   }
 
+  /** Whether a stamp means anything now: the connection is open and no transaction is. */
+  usable(): boolean {
+    return this.raw.open && !this.raw.inTransaction;
+  }
+
   read(): ChangeStamp | null {
-    if (!this.raw.open || this.raw.inTransaction) return null;
+    if (!this.usable()) return null;
     return { dataVersion: this.dataVersion.get() as number, changes: this.totalChanges.get() as number };
   }
 }
@@ -68,8 +73,15 @@ const MEMO_ENTRIES = 50_000;
 export class StampMemo<K, V> {
   private readonly byStore = new WeakMap<object, Map<K, { stamp: ChangeStamp; value: V }>>();
 
-  async get(tx: Tx, key: K, read: () => Promise<V>): Promise<V> {
-    const stamp = changeStamp(tx);
+  /**
+   * `earlier`: a stamp the caller took earlier on the same store (before anything it vouches for was
+   * read), e.g. its request's authentication stamp; by default one is taken now. An earlier stamp
+   * answers as of that moment, and a value read after it is filed under it: older than the value,
+   * so at worst read again.
+   */
+  async get(tx: Tx, key: K, read: () => Promise<V>, earlier?: ChangeStamp | null): Promise<V> {
+    // An earlier stamp only while no transaction is open: what is read now may be uncommitted.
+    const stamp = earlier && readers.get(tx.db)?.usable() ? earlier : changeStamp(tx);
     if (!stamp) return read();
     let entries = this.byStore.get(tx.db);
     if (!entries) {

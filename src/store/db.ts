@@ -44,6 +44,11 @@ export interface Tx {
   db: Kysely<DB> | Transaction<DB>;
   dialect: Dialect;
   onCommit(fn: () => void): void;
+  /**
+   * In a transaction, the store's root Kysely instance (`db` outside one): caches of committed
+   * data kept per root (realm-lists.ts) may serve a transaction whose own view proves them current.
+   */
+  root?: Kysely<DB>;
 }
 
 /** The PostgreSQL driver, loaded only by a server that uses PostgreSQL. */
@@ -170,7 +175,7 @@ export function isStoreUnavailable(err: unknown): boolean {
 export async function transaction<T>(store: Store, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const callbacks: Array<() => void> = [];
   const result = await store.db.transaction().execute((trx) =>
-    fn({ db: trx, dialect: store.dialect, onCommit: (cb) => callbacks.push(cb) }),
+    fn({ db: trx, dialect: store.dialect, onCommit: (cb) => callbacks.push(cb), root: store.db }),
   );
   store.checkpointer?.wake();
   // The data is committed: a failing callback (a bus listener) must neither turn the response

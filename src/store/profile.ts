@@ -1,5 +1,5 @@
 /** SQL for custom profile field values and small per-user aggregates. */
-import { StampMemo } from "./change-stamp.js";
+import { StampMemo, type ChangeStamp } from "./change-stamp.js";
 import type { Tx } from "./db.js";
 import { prepared } from "./prepared.js";
 
@@ -21,8 +21,8 @@ const profileMemo = new StampMemo<number, Readonly<ProfileData>>();
 const maxIdMemo = new StampMemo<number, number>();
 
 /** `{field_id: {value, rendered_value?}}` for one user (spec section 2, profile_data); shared, not to be changed. */
-export function getProfileData(tx: Tx, userId: number): Promise<Readonly<ProfileData>> {
-  return profileMemo.get(tx, userId, () => readProfileData(tx, userId));
+export function getProfileData(tx: Tx, userId: number, stamp?: ChangeStamp | null): Promise<Readonly<ProfileData>> {
+  return profileMemo.get(tx, userId, () => readProfileData(tx, userId), stamp);
 }
 
 async function readProfileData(tx: Tx, userId: number): Promise<ProfileData> {
@@ -35,9 +35,9 @@ async function readProfileData(tx: Tx, userId: number): Promise<ProfileData> {
 }
 
 /** Highest message id the user has received, or -1 (Zulip's max_message_id). */
-export function getMaxMessageId(tx: Tx, userId: number): Promise<number> {
+export function getMaxMessageId(tx: Tx, userId: number, stamp?: ChangeStamp | null): Promise<number> {
   return maxIdMemo.get(tx, userId, async () => {
     const [row] = await maxMessageIdOf(tx, { userId });
     return row?.max_id == null ? -1 : Number(row.max_id);
-  });
+  }, stamp);
 }

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { transaction } from "../../src/store/db.js";
+import { readTx, transaction } from "../../src/store/db.js";
 import { listUsersToPresent } from "../../src/store/users.js";
 import { behindTheBack } from "../helpers/behind-the-back.js";
 import { addGroup, sorted } from "../helpers/channels.js";
@@ -142,6 +142,27 @@ for (const kind of STORE_KINDS) {
       await behindTheBack(t, "UPDATE users SET full_name = $1 WHERE id = $2", ["Committed", othello.id]);
       try {
         assert.equal(nameOf(await register(t), othello.id), "Committed");
+      } finally {
+        await behindTheBack(t, "UPDATE users SET full_name = $1 WHERE id = $2", [othello.fullName, othello.id]);
+      }
+    });
+
+    it("serves a transaction the committed list while its own versions match, and its own view once it changed users", async () => {
+      const { othello } = t.users;
+      const outside = await listUsersToPresent(readTx(t.deps.store), t.realmId);
+      await transaction(t.deps.store, async (tx) => {
+        // Nothing changed since: the very list kept for the store (send and typing read it so).
+        assert.equal(await listUsersToPresent(tx, t.realmId), outside);
+        await tx.db.updateTable("users").set({ full_name: "Inside" }).where("id", "=", othello.id).execute();
+        const changed = await listUsersToPresent(tx, t.realmId);
+        assert.notEqual(changed, outside);
+        assert.equal(changed.find((u) => u.id === othello.id)?.full_name, "Inside");
+      });
+      try {
+        // The committed transaction's list now serves readers outside it.
+        assert.equal(nameOf(await register(t), othello.id), "Inside");
+        await behindTheBack(t, "UPDATE users SET full_name = $1 WHERE id = $2", ["Elsewhere", othello.id]);
+        assert.equal(nameOf(await register(t), othello.id), "Elsewhere");
       } finally {
         await behindTheBack(t, "UPDATE users SET full_name = $1 WHERE id = $2", [othello.fullName, othello.id]);
       }
