@@ -125,7 +125,8 @@ export interface Config {
    */
   canAccessAllUsersGroupLimitsPresence: boolean;
   /**
-   * How many worker processes serve the port (env `WORKERS`, default the number of cores): node's
+   * How many worker processes serve the port (env `WORKERS`, default the number of cores on
+   * PostgreSQL and 1 on SQLite, see parseWorkers): node's
    * cluster module, queue-affine routing of GET/DELETE /events (src/cluster/, docs/ARCHITECTURE.md).
    * 1 is today's single process exactly. An in-memory SQLite store or a socket handed over by
    * systemd (`LISTEN_FDS`) runs one process whatever is asked (main.ts says so in the log).
@@ -201,9 +202,17 @@ const DEFAULT_PORT = 9991;
 /** More worker processes than this would only compete for the same cores and store. */
 const MAX_WORKERS = 64;
 
-/** WORKERS: a positive integer, or unset/`auto` for the number of cores Node may use. */
-function parseWorkers(value: string | undefined): number {
-  if (value === undefined || value === "" || value.toLowerCase() === "auto") return Math.min(availableParallelism(), MAX_WORKERS);
+/**
+ * WORKERS: a positive integer, or unset/`auto`: the number of cores Node may use on PostgreSQL, one
+ * process on SQLite. SQLite lets one process write at a time and a worker waiting for the write lock
+ * sleeps inside SQLite's busy handler, its event loop stopped: in the bench's S14 (quick, load 3.3)
+ * 2 workers served sends at 0.93× one process with p99 1.5 s against 0.17 s, while reads gained
+ * 1.3–1.7×. So several SQLite workers are an operator's explicit choice (docs/OPERATIONS.md).
+ */
+function parseWorkers(value: string | undefined, databaseUrl: string): number {
+  if (value === undefined || value === "" || value.toLowerCase() === "auto") {
+    return databaseUrl.startsWith("sqlite:") ? 1 : Math.min(availableParallelism(), MAX_WORKERS);
+  }
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > MAX_WORKERS) throw new ConfigError("WORKERS", `must be a whole number from 1 to ${MAX_WORKERS} (or auto), got ${JSON.stringify(value)}`);
   return n;
@@ -338,7 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     camo: parseCamo(env.CAMO_URL, env.CAMO_KEY),
     metricsToken: env.METRICS_TOKEN || null,
     listenFd: parseListenFd(env),
-    workers: parseWorkers(env.WORKERS),
+    workers: parseWorkers(env.WORKERS, env.DATABASE_URL || "sqlite:var/parley.sqlite3"),
     workerIndex: env.PARLEY_WORKER_INDEX ? intFromEnv("PARLEY_WORKER_INDEX", env.PARLEY_WORKER_INDEX, 0) : null,
     canAccessAllUsersGroupLimitsPresence: (env.CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE || "false").toLowerCase() === "true",
   };

@@ -20,9 +20,13 @@ describe("CAMO_URL and CAMO_KEY (issue 16, F17)", () => {
 });
 
 describe("WORKERS (issue 21, item 1)", () => {
-  it("defaults to the cores Node may use; 1 and auto are accepted; the worker index is the primary's", () => {
-    assert.equal(loadConfig({}).workers, Math.min(availableParallelism(), 64));
-    assert.equal(loadConfig({ WORKERS: "auto" }).workers, loadConfig({}).workers);
+  it("defaults to the cores Node may use on PostgreSQL and one process on SQLite; 1 and auto are accepted; the worker index is the primary's", () => {
+    const postgres = { DATABASE_URL: "postgres://parley@127.0.0.1/parley" };
+    assert.equal(loadConfig(postgres).workers, Math.min(availableParallelism(), 64));
+    assert.equal(loadConfig({ ...postgres, WORKERS: "auto" }).workers, loadConfig(postgres).workers);
+    assert.equal(loadConfig({}).workers, 1);
+    assert.equal(loadConfig({ WORKERS: "auto" }).workers, 1);
+    assert.equal(loadConfig({ WORKERS: "2" }).workers, 2);
     assert.equal(loadConfig({ WORKERS: "1" }).workers, 1);
     assert.equal(loadConfig({}).workerIndex, null);
     assert.equal(loadConfig({ PARLEY_WORKER_INDEX: "1" }).workerIndex, 1);
