@@ -9,6 +9,7 @@ import { accessChannelById } from "../access/channels.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError, badValue, mustBeOwner } from "../errors.js";
 import { publishOnCommit, type ChatEvent } from "../events/bus.js";
+import { videoChatProviders } from "../events/state/server.js";
 import { REALM_JSON_SETTING_DEFAULTS, realmSetting, withRealmSetting } from "../lib/realm-settings.js";
 import { parseRetentionDays } from "../policy/channel-settings.js";
 import { REALM_GROUP_SETTINGS } from "../policy/realm-group-settings.js";
@@ -63,6 +64,8 @@ export interface RealmSettingsInput {
   require_e2ee_push_notifications?: boolean;
   /** Kept in realms.settings: the GIF rating clients may offer (FL 453, formerly giphy_rating). */
   gif_rating_policy?: number;
+  /** Kept in realms.settings: the realm's video call provider (Zulip's ids; default 1, Jitsi Meet). */
+  video_chat_provider?: number;
   /** Group settings by name (can_invite_users_group, …). */
   groupSettings: ReadonlyMap<string, GroupSettingChange>;
 }
@@ -173,8 +176,15 @@ async function checkAnnouncementChannels(tx: Tx, realm: RealmRow, user: UserRow,
   return changes;
 }
 
+/** Zulip refuses a provider this server does not offer (zerver/views/realm.py): its settings decide. */
+function checkVideoChatProvider(deps: AppDeps, id: number | undefined): void {
+  if (id === undefined) return;
+  if (!Object.values(videoChatProviders(deps.config)).some((provider) => provider.id === id)) throw new ApiError(`Invalid video_chat_provider ${id}`, "BAD_REQUEST");
+}
+
 export async function updateRealmSettings(deps: AppDeps, realmAtAuth: RealmRow, user: UserRow, input: RealmSettingsInput): Promise<Record<string, unknown>> {
   checkOwnerOnly(user, input);
+  checkVideoChatProvider(deps, input.video_chat_provider);
   return transaction(deps.store, async (tx) => {
     const realm = (await getRealmById(tx, realmAtAuth.id)) as RealmRow;
     const columns: Record<string, unknown> = {};

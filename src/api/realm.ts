@@ -77,6 +77,9 @@ const scalarParams = {
   default_avatar_source: p.oneOf(["G", "J"]).optional(),
   send_channel_events_messages: p.bool().optional(),
   require_e2ee_push_notifications: p.bool().optional(),
+  // One of register's realm_available_video_chat_providers ids, checked against this server's
+  // settings in updateRealmSettings.
+  video_chat_provider: p.int().optional(),
   gif_rating_policy: p
     .int()
     .check((id, name) => {

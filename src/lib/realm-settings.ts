@@ -52,6 +52,8 @@ export const REALM_JSON_SETTING_DEFAULTS = {
   gif_rating_policy: 2,
   digest_emails_enabled: false,
   digest_weekday: DEFAULT_DIGEST_WEEKDAY,
+  // Zulip's default provider: Jitsi Meet (Realm.VIDEO_CHAT_PROVIDERS["jitsi_meet"]).
+  video_chat_provider: 1,
 } as const satisfies Record<string, boolean | string | number>;
 
 export type RealmJsonSetting = keyof typeof REALM_JSON_SETTING_DEFAULTS;

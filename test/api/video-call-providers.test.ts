@@ -109,5 +109,25 @@ for (const kind of STORE_KINDS) {
       await checkPermissions(EVERYONE, (who) => t.as(who).post("/calls/constructorgroups/create", {}));
       assert.deepEqual((await providers(t)).constructor_groups, { name: "Constructor Groups", id: 6 });
     });
+
+    it("lets administrators choose the realm's provider among those this server offers (PATCH /realm video_chat_provider)", async () => {
+      t = await createTestRealm(kind, { nextcloudTalk: { server: "https://cloud.example.com/", username: "zulip-bot", password: "app-password" } });
+      const chosen = async () => (await t.as("hamlet").post("/register", { fetch_event_types: ["realm"] })).body.realm_video_chat_provider;
+      assert.equal(await chosen(), 1, "Jitsi Meet by default, as Zulip");
+      t.published.length = 0;
+      const res = await t.as("iago").patch("/realm", { video_chat_provider: 7 });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(await chosen(), 7);
+      const updates = t.published.filter((p) => (p.event as { type: string; property?: string }).property === "video_chat_provider");
+      assert.deepEqual(updates.map((p) => p.event), [{ type: "realm", op: "update", property: "video_chat_provider", value: 7 }]);
+      // Constructor Groups (6) is not configured here, 2 was Google Hangouts: refused, nothing changed.
+      for (const id of [6, 2, 99]) assertError(await t.as("iago").patch("/realm", { video_chat_provider: id }), `Invalid video_chat_provider ${id}`);
+      assert.equal(await chosen(), 7);
+      const member = await t.as("hamlet").patch("/realm", { video_chat_provider: 1 });
+      assert.equal(member.status, 400);
+      assert.equal(await chosen(), 7);
+      assert.equal((await t.as("desdemona").patch("/realm", { video_chat_provider: 0 })).status, 200, "disabled is always offered");
+      assert.equal(await chosen(), 0);
+    });
   });
 }

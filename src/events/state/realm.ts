@@ -170,7 +170,7 @@ export async function realmState(tx: Tx, deps: AppDeps, realm: RealmRow): Promis
     realm_avatar_changes_disabled: false,
     realm_bot_domain: deps.config.externalHost.replace(/:\d+$/, ""),
     realm_upload_quota_mib: deps.config.uploadQuotaMib,
-    realm_video_chat_provider: 1,
+    realm_video_chat_provider: realmJsonSetting(realm, "video_chat_provider"),
     realm_is_zephyr_mirror_realm: false,
     realm_digest_emails_enabled: digestSettingsOf(realm).enabled,
     realm_digest_weekday: digestSettingsOf(realm).weekday,
