@@ -3,13 +3,17 @@
  * (zerver/actions/create_realm.py, zerver/lib/onboarding.py) set it up: three public channels —
  * #general for team-wide conversations, #sandbox to experiment in, and #Parley for questions about
  * the software (Zulip's "Zulip" channel) — all three default channels, so every new member is
- * subscribed; the owner subscribed to them; and Welcome Bot's first messages in #general and
- * #sandbox. Runs inside the transaction that creates the realm, so a failure leaves no realm.
+ * subscribed; the owner subscribed to them; #general as the channel where new channels and new
+ * members are announced (Zulip's new_stream_announcements_stream and signup_announcements_stream);
+ * and Welcome Bot's first messages. Runs inside the transaction that creates the realm, so a
+ * failure leaves no realm.
  */
 import type { AppDeps } from "../deps.js";
 import { Membership } from "../policy/group-settings.js";
 import { WELCOME_BOT } from "../policy/system-bots.js";
+import { withRealmSetting } from "../lib/realm-settings.js";
 import type { Tx } from "../store/db.js";
+import { getRealmById, updateRealm } from "../store/realms.js";
 import type { ChannelRow, RealmRow, UserRow } from "../store/types.js";
 import { doCreateChannel } from "./create-channel.js";
 import { getSystemBot, sendChannelNotice } from "./notification-bot.js";
@@ -37,6 +41,11 @@ export async function doSetUpNewRealm(deps: AppDeps, tx: Tx, realm: RealmRow, ow
   }
   await subscribeNewUser(deps, tx, realm, owner);
   const byName = new Map(channels.map((c) => [c.name, c]));
+  const general = (byName.get("general") as ChannelRow).id;
+  const current = (await getRealmById(tx, realm.id)) as RealmRow;
+  let settings = withRealmSetting(current, "new_stream_announcements_stream_id", general);
+  settings = withRealmSetting({ settings }, "signup_announcements_stream_id", general);
+  await updateRealm(tx, realm.id, { settings });
   // The bot is the acting user, so the owner's copies start unread: the organization's first messages.
   const bot = await getSystemBot(deps, tx, realm, WELCOME_BOT);
   for (const [channel, topic, content] of INITIAL_MESSAGES) {

@@ -44,6 +44,14 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual([...(register.body.realm_default_streams as number[])].sort((a, b) => a - b), ids);
     });
 
+    it("announces new channels and new members in #general, as Zulip's new organizations do", async () => {
+      const subs = await t.as(owner, { host }).get("/users/me/subscriptions");
+      const general = (subs.body.subscriptions as Array<{ stream_id: number; name: string }>).find((s) => s.name === "general")!.stream_id;
+      const register = await t.as(owner, { host }).post("/register", { fetch_event_types: ["realm"] });
+      assert.equal(register.body.realm_new_stream_announcements_stream_id, general);
+      assert.equal(register.body.realm_signup_announcements_stream_id, general);
+    });
+
     it("starts with Welcome Bot's messages, unread for the owner", async () => {
       const res = await t.as(owner, { host }).get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: [] });
       assert.equal(res.status, 200, JSON.stringify(res.body));

@@ -35,6 +35,7 @@ const NEWER_KEYS: Record<string, string[]> = {
     "realm_uuid", // FL 466
   ],
   giphy: ["tenor_api_key", "klipy_api_key"], // GIF providers beside GIPHY (FL 442, 486)
+  video_calls: ["has_webex_token"], // Webex calls (FL 493)
   reminders: ["reminders"], // message reminders (FL 399)
   channel_folder: ["channel_folders"], // FL 389
   navigation_view: ["navigation_views"], // navigation views (Zulip 11.x)
