@@ -32,8 +32,8 @@ const INTERFACES = [
 function ApiKey({ bot }: { bot: OwnBot }) {
   const [shown, setShown] = useState(false);
   return shown ? (
-    <span class="settings-link-cell">
-      <code>{bot.api_key}</code>
+    <span class="settings-link-cell bot-key-cell">
+      <code class="bot-key">{bot.api_key}</code>
       <CopyButton url={bot.api_key} label={`Copy the API key of ${bot.full_name}`} />
     </span>
   ) : (
