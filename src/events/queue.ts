@@ -125,6 +125,11 @@ export class EventQueue {
     return this.waiter !== null;
   }
 
+  /** Whether this queue takes message events at all (its event_types); a narrow only filters which. */
+  get takesMessages(): boolean {
+    return !this.opts.eventTypes || this.opts.eventTypes.has("message");
+  }
+
   /** Whether this queue wants the event, per event_types and client capabilities. */
   wants(event: ChatEvent): boolean {
     if (event.type === "heartbeat" || event.type === "restart") return true;
@@ -139,7 +144,9 @@ export class EventQueue {
   }
 
   private matchesNarrow(event: ChatEvent): boolean {
-    const m = event.message as Record<string, unknown>;
+    const m = event.message as Record<string, unknown> | undefined;
+    // Asked of the type alone (does this queue take messages at all?): a narrow only filters which.
+    if (m === undefined) return true;
     return (this.opts.narrow ?? []).every((term) => {
       switch (term.operator) {
         case "channel":

@@ -55,7 +55,7 @@ export class QueueRegistry {
     const isNewUser = set.size === 0;
     set.add(queue);
     this.byUser.set(queue.userId, set);
-    if (queue.wants({ type: "message" })) this.countMessageQueue(queue.userId, +1);
+    if (queue.takesMessages) this.countMessageQueue(queue.userId, +1);
     if (isNewUser) this.onUsersChanged?.();
   }
 
@@ -79,7 +79,7 @@ export class QueueRegistry {
     const queue = this.queues.get(id);
     if (!queue) return false;
     this.queues.delete(id);
-    if (queue.wants({ type: "message" })) this.countMessageQueue(queue.userId, -1);
+    if (queue.takesMessages) this.countMessageQueue(queue.userId, -1);
     const set = this.byUser.get(queue.userId);
     set?.delete(queue);
     if (set && set.size === 0) {

@@ -22,6 +22,18 @@ describe("QueueRegistry", () => {
     assert.deepEqual(a.pending().map((e) => e.id), [1]);
   });
 
+  it("counts a narrowed queue as one taking messages, and filters messages by its narrow (a fuzz-found 500 at register)", () => {
+    const r = new QueueRegistry();
+    const q = r.create({ ...baseOpts, userId: 1, narrow: [{ operator: "channel", operand: "Denmark" }] });
+    assert.equal(r.hasQueueFor(1, "message"), true);
+    assert.deepEqual(r.messageQueueUserIds(), [1]);
+    r.deliver({ type: "message", message: { type: "stream", display_recipient: "Verona", subject: "t" }, flags: [] }, [1]);
+    r.deliver({ type: "message", message: { type: "stream", display_recipient: "Denmark", subject: "t" }, flags: [] }, [1]);
+    assert.deepEqual(q.pending().map((e) => (e.message as { display_recipient: string }).display_recipient), ["Denmark"]);
+    r.delete(q.id);
+    assert.deepEqual(r.messageQueueUserIds(), []);
+  });
+
   it("resolves a parked wait on delivery, and cancelWait answers it empty", async () => {
     const r = new QueueRegistry();
     const q = r.create({ ...baseOpts, userId: 1 });
