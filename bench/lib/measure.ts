@@ -22,6 +22,9 @@ export interface Measurement extends Stat {
   failed: number;
   /** Server CPU (user + system) per request, µs; NaN without /proc. */
   cpuUs: number;
+  /** The same in all, seconds, and the load generator's (this process: autocannon) beside it. */
+  serverCpuS: number;
+  generatorCpuS: number;
   load: number;
 }
 
@@ -37,8 +40,11 @@ export interface LoadSpec {
 
 export const loadAverage = () => loadavg()[0];
 
-/** A warm-up, then `seconds` of load; latency percentiles have autocannon's 1 ms resolution. */
-export async function loadTest(spec: LoadSpec, seconds: number, warmupSeconds: number, serverPid: number): Promise<Measurement> {
+/**
+ * A warm-up, then `seconds` of load; latency percentiles have autocannon's 1 ms resolution. The
+ * server's CPU is read with `cpuOf` (one process's by default; S14 sums a cluster's tree).
+ */
+export async function loadTest(spec: LoadSpec, seconds: number, warmupSeconds: number, serverPid: number, cpuOf: (pid: number) => number = cpuSeconds): Promise<Measurement> {
   const opts = {
     url: `http://127.0.0.1:${spec.port}${spec.path}`,
     method: spec.method ?? "GET",
@@ -47,8 +53,11 @@ export async function loadTest(spec: LoadSpec, seconds: number, warmupSeconds: n
     body: spec.body,
   };
   if (warmupSeconds > 0) await autocannon({ ...opts, duration: warmupSeconds });
-  const cpuBefore = cpuSeconds(serverPid);
+  const cpuBefore = cpuOf(serverPid);
+  const generator = process.cpuUsage();
   const r = await autocannon({ ...opts, duration: seconds });
+  const serverCpuS = cpuOf(serverPid) - cpuBefore;
+  const used = process.cpuUsage(generator);
   const requests = r.requests.total;
   return {
     rps: requests / r.duration,
@@ -56,7 +65,9 @@ export async function loadTest(spec: LoadSpec, seconds: number, warmupSeconds: n
     p99: r.latency.p99,
     requests,
     failed: r.non2xx + r.errors + r.timeouts,
-    cpuUs: ((cpuSeconds(serverPid) - cpuBefore) / requests) * 1e6,
+    cpuUs: (serverCpuS / requests) * 1e6,
+    serverCpuS,
+    generatorCpuS: (used.user + used.system) / 1e6,
     load: loadAverage(),
   };
 }

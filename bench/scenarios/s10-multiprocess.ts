@@ -57,6 +57,8 @@ async function sendOnBoth(ctx: Context, processes: Child[], org: BenchOrg): Prom
     requests: runs.reduce((n, r) => n + r.requests, 0),
     failed: runs.reduce((n, r) => n + r.failed, 0),
     cpuUs: runs.reduce((n, r) => n + r.cpuUs, 0) / runs.length,
+    serverCpuS: runs.reduce((n, r) => n + r.serverCpuS, 0),
+    generatorCpuS: runs.reduce((n, r) => n + r.generatorCpuS, 0),
     load: loadAverage(),
   };
 }

@@ -7,13 +7,12 @@
  * which bounds what N workers can show. Each pair runs twice in mirrored order (1, N, N, 1) so a
  * drift of the machine's load hits both alike. Target: ≥ 1.6× with 2 workers.
  */
-import autocannon from "autocannon";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../test/helpers/server-process.js";
 import { authHeaders, DB_CONNECTIONS, PIPELINE_CONNECTIONS, type Context } from "../lib/context.js";
-import { loadAverage, type LoadSpec } from "../lib/measure.js";
+import { loadAverage, loadTest, type LoadSpec } from "../lib/measure.js";
 import { startParley } from "../lib/parley.js";
 import { cpuSeconds, stop, waitForIdle, type Child } from "../lib/processes.js";
 import { formatInt, type Row } from "../lib/report.js";
@@ -46,28 +45,10 @@ function processTree(pid: number): number[] {
 
 const treeCpu = (pid: number) => processTree(pid).reduce((sum, p) => sum + (cpuSeconds(p) || 0), 0);
 
+/** One run against the primary's whole process tree (loadTest with a cluster's CPU). */
 async function measure(spec: LoadSpec, seconds: number, warmupSeconds: number, serverPid: number): Promise<Run> {
-  const opts = {
-    url: `http://127.0.0.1:${spec.port}${spec.path}`,
-    method: spec.method ?? "GET",
-    connections: spec.connections,
-    headers: { ...spec.headers, ...(spec.body !== undefined ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
-    body: spec.body,
-  };
-  if (warmupSeconds > 0) await autocannon({ ...opts, duration: warmupSeconds });
-  const server = treeCpu(serverPid);
-  const generator = process.cpuUsage();
-  const r = await autocannon({ ...opts, duration: seconds });
-  const used = process.cpuUsage(generator);
-  return {
-    rps: r.requests.total / r.duration,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    requests: r.requests.total,
-    failed: r.non2xx + r.errors + r.timeouts,
-    serverCpuS: treeCpu(serverPid) - server,
-    generatorCpuS: (used.user + used.system) / 1e6,
-  };
+  const m = await loadTest(spec, seconds, warmupSeconds, serverPid, treeCpu);
+  return { rps: m.rps, p50: m.p50, p99: m.p99, requests: m.requests, failed: m.failed, serverCpuS: m.serverCpuS, generatorCpuS: m.generatorCpuS };
 }
 
 /** Two runs merged: requests and CPU summed, rates and latencies averaged. */
