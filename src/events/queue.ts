@@ -125,9 +125,12 @@ export class EventQueue {
     return this.waiter !== null;
   }
 
-  /** Whether this queue takes message events at all (its event_types); a narrow only filters which. */
-  get takesMessages(): boolean {
-    return !this.opts.eventTypes || this.opts.eventTypes.has("message");
+  /**
+   * Whether this queue takes events of this type at all (its event_types), as Zulip's
+   * accepts_messages asks of "message": a narrow or a capability only filters which.
+   */
+  takes(type: string): boolean {
+    return !this.opts.eventTypes || this.opts.eventTypes.has(type);
   }
 
   /** Whether this queue wants the event, per event_types and client capabilities. */
@@ -144,9 +147,7 @@ export class EventQueue {
   }
 
   private matchesNarrow(event: ChatEvent): boolean {
-    const m = event.message as Record<string, unknown> | undefined;
-    // Asked of the type alone (does this queue take messages at all?): a narrow only filters which.
-    if (m === undefined) return true;
+    const m = event.message as Record<string, unknown>;
     return (this.opts.narrow ?? []).every((term) => {
       switch (term.operator) {
         case "channel":

@@ -55,7 +55,7 @@ export class QueueRegistry {
     const isNewUser = set.size === 0;
     set.add(queue);
     this.byUser.set(queue.userId, set);
-    if (queue.takesMessages) this.countMessageQueue(queue.userId, +1);
+    if (queue.takes("message")) this.countMessageQueue(queue.userId, +1);
     if (isNewUser) this.onUsersChanged?.();
   }
 
@@ -79,7 +79,7 @@ export class QueueRegistry {
     const queue = this.queues.get(id);
     if (!queue) return false;
     this.queues.delete(id);
-    if (queue.takesMessages) this.countMessageQueue(queue.userId, -1);
+    if (queue.takes("message")) this.countMessageQueue(queue.userId, -1);
     const set = this.byUser.get(queue.userId);
     set?.delete(queue);
     if (set && set.size === 0) {
@@ -94,7 +94,7 @@ export class QueueRegistry {
    * asks it of "message" (policy/notifications.ts isIdle).
    */
   hasQueueFor(userId: number, type: string): boolean {
-    for (const queue of this.byUser.get(userId) ?? []) if (queue.wants({ type })) return true;
+    for (const queue of this.byUser.get(userId) ?? []) if (queue.takes(type)) return true;
     return type === "message" && !!this.remoteHasMessageQueue?.(userId);
   }
 

@@ -34,7 +34,7 @@ const sharedAcrossProcesses = (deps: AppDeps) => deps.config.redisUrl !== null;
  * record is older than the throttle. Never fails the request: a store error is logged.
  */
 export async function noteQueueUse(deps: AppDeps, queue: EventQueue): Promise<void> {
-  if (!sharedAcrossProcesses(deps) || !queue.takesMessages) return;
+  if (!sharedAcrossProcesses(deps) || !queue.takes("message")) return;
   const now = deps.clock.now();
   const until = now + (queue.idleTimeoutSeconds ?? QUEUE_IDLE_TIMEOUT_SECONDS);
   let mine = recorded.get(deps);
