@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { rankByName } from "./typeahead";
 import { useAllEmoji, type EmojiChoice, type EmojiEntry } from "./emoji-data";
+import { PopoverDialog } from "./popover-dialog";
 
 /** Enough for any search; more would only slow the first paint of an empty query. */
 const MAX_SHOWN = 400;
@@ -45,16 +46,7 @@ export function EmojiPicker({ label, onPick, onClose, class: className }: Props)
   }
 
   return (
-    <div
-      class={`emoji-picker${className ? ` ${className}` : ""}`}
-      role="dialog"
-      aria-label={label}
-      onKeyDown={(e) => {
-        if (e.key !== "Escape") return;
-        e.stopPropagation();
-        onClose();
-      }}
-    >
+    <PopoverDialog kind="emoji-picker" label={label} onClose={onClose} class={className}>
       <input
         type="search"
         class="emoji-search"
@@ -92,6 +84,6 @@ export function EmojiPicker({ label, onPick, onClose, class: className }: Props)
         ))}
       </div>
       {shown.length === 0 && <p class="emoji-none">No emoji match “{query}”.</p>}
-    </div>
+    </PopoverDialog>
   );
 }

@@ -6,6 +6,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fromLocalInput, timePresets, toLocalInput } from "./time";
+import { PopoverDialog } from "./popover-dialog";
 
 interface Props {
   label: string;
@@ -39,16 +40,7 @@ export function TimePicker({ label, confirm, onConfirm, onClose, children, class
   }
 
   return (
-    <div
-      class={`time-picker${className ? ` ${className}` : ""}`}
-      role="dialog"
-      aria-label={label}
-      onKeyDown={(e) => {
-        if (e.key !== "Escape") return;
-        e.stopPropagation();
-        onClose();
-      }}
-    >
+    <PopoverDialog kind="time-picker" label={label} onClose={onClose} class={className}>
       <form onSubmit={(e) => void submit(e)}>
       <div class="time-presets" role="group" aria-label="Suggested times">
         {presets.map((p) => (
@@ -74,6 +66,6 @@ export function TimePicker({ label, confirm, onConfirm, onClose, children, class
         </button>
       </div>
       </form>
-    </div>
+    </PopoverDialog>
   );
 }
