@@ -101,7 +101,10 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const store = openStore(config.databaseUrl);
+  // A manage command often runs beside a live server (or another manage command) on the same SQLite
+  // file: it takes the write lock when a transaction begins, as the server does (db.ts), instead of
+  // failing with "database is locked" when another process commits between its read and its write.
+  const store = openStore(config.databaseUrl, { writeLockFirst: true });
   try {
     if (spec.migrate !== false) await migrateToLatest(store);
     const result = await spec.run(store, values, config);

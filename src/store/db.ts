@@ -77,7 +77,8 @@ export interface StoreOptions {
   /**
    * SQLite: every transaction takes the write lock when it begins (BEGIN IMMEDIATE, sqlite.ts), so
    * processes sharing the file (WORKERS > 1) write one at a time without failing on stale
-   * snapshots. The server's choice; tools and tests keep SQLite's deferred transactions.
+   * snapshots. The server and the manage commands (which share the file with a live server) choose
+   * it; tests on private in-memory stores keep SQLite's deferred transactions.
    */
   writeLockFirst?: boolean;
 }

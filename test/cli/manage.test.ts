@@ -171,4 +171,14 @@ describe("manage CLI", () => {
     // Welcome Bot arrives with the organization: it posts the first messages (realm-onboarding.ts).
     assert.deepEqual(users.map((u) => u.delivery_email), ["boss@acme.test", "welcome-bot@zulip.com", "ann@acme.test", "adm@acme.test", "bot@acme.test"], "nothing was written");
   });
+
+  it("create-user run several times at once on one file: each succeeds (no 'database is locked')", async () => {
+    // Found by the browser tests: two concurrent create-user processes beside a server, one failing
+    // when the other committed between its read and its write.
+    const emails = [1, 2, 3, 4].map((n) => `parallel${n}@acme.test`);
+    const runs = await Promise.all(emails.map((email) => manage(url, "create-user", "--realm", "acme", "--password", "pw", "--email", email, "--full-name", email)));
+    const created = runs.map(account);
+    assert.deepEqual(created.map((c) => c.email), emails);
+    assert.equal(new Set(created.map((c) => c.user_id)).size, emails.length);
+  });
 });

@@ -17,7 +17,7 @@ import { ensureClientBuilt, launchChromium } from "./browser.js";
  * (`npm run screenshots` does) to refresh the pictures the documentation shows.
  */
 export const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === "1" ? join(ROOT, "docs", "screenshots") : join(ROOT, "test-output", "screenshots");
-export const TIMEOUT = 10_000;
+export const TIMEOUT = 20_000; // generous: CI runs two test files at once beside PostgreSQL; a wait ends as soon as it is met
 
 export async function logIn(page: Page, base: string, email: string, password: string, screenshot?: string): Promise<void> {
   await page.goto(`${base}/`);
