@@ -3,7 +3,8 @@
  * `app.inject()` and `main.ts` with a real socket. Tests of the HTTP layer itself pass their own
  * endpoint list (and a small body limit) to exercise the same plumbing without the real API.
  */
-import Fastify, { LogController, type FastifyInstance } from "fastify";
+import { createServer } from "node:http";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import formbody from "@fastify/formbody";
 import { ENDPOINTS } from "./api/index.js";
 import type { AppDeps } from "./deps.js";
@@ -26,6 +27,8 @@ import { Metrics } from "./http/metrics.js";
 import { registerOpsRoutes } from "./http/ops-routes.js";
 import { installRequestLog, requestIdFor } from "./http/request-log.js";
 import { registerMultipart } from "./http/multipart.js";
+import { lazyRequestLogger } from "./http/lazy-request-logger.js";
+import { longPollPath } from "./http/events-long-poll.js";
 
 /**
  * The largest request body that is parsed whole (form or JSON; files are streamed under the upload
@@ -49,16 +52,39 @@ export interface BuildOptions {
 }
 
 export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const metrics = opts.metrics ?? new Metrics();
+  // GET /events long-polls are taken before Fastify when they are plain (http/events-long-poll.ts).
+  let log: FastifyBaseLogger | null = null;
+  const longPoll = longPollPath(deps, () => log as FastifyBaseLogger, (method, route, status, seconds) => metrics.observeRequest(method, route, status, seconds));
+  const server = serverOptions(deps.config);
   const app = Fastify({
-    ...serverOptions(deps.config),
+    ...server,
+    serverFactory: (handler) => {
+      const http = createServer(server.http, (req, res) => {
+        if (!longPoll.take(req, res)) handler(req, res);
+      });
+      // What Fastify sets on a server it makes itself (lib/server.js).
+      http.keepAliveTimeout = server.keepAliveTimeout;
+      http.requestTimeout = server.requestTimeout;
+      http.setTimeout(server.connectionTimeout);
+      return http;
+    },
     logger: opts.logger === false ? false : loggerOptions(deps.config, opts.logger === true ? {} : opts.logger),
     bodyLimit: opts.bodyLimit ?? MAX_BODY_BYTES,
     genReqId: requestIdFor,
+    // Each request's logger is made when the request first writes a line (most never do).
+    childLoggerFactory: lazyRequestLogger,
     // One line per request, written by request-log.ts once the response is done.
     logController: new LogController({ disableRequestLogging: true }),
     // X-Forwarded-* only from the configured proxies (TRUSTED_PROXIES): a client's own header
     // would otherwise choose the address its rate limits count against.
     trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
+  });
+  log = app.log;
+  // Fastify answers 503 to requests that arrive while it closes; so the long-poll path hands them over.
+  app.addHook("preClose", (done) => {
+    longPoll.close();
+    done();
   });
   await app.register(formbody);
   // Without its per-request hooks, which only clean up saved request files (http/multipart.ts).
@@ -69,7 +95,6 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     payload.on("end", () => done(null, undefined));
     payload.on("error", (err) => done(err, undefined));
   });
-  const metrics = opts.metrics ?? new Metrics();
   metrics.watch(deps);
   installRequestLog(app, (method, route, status, seconds) => metrics.observeRequest(method, route, status, seconds));
   installResponseHeaders(app);

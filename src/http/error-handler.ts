@@ -9,28 +9,36 @@ import { isStoreUnavailable } from "../store/db.js";
 import { noteErrorCode } from "./request-log.js";
 import { errorBody } from "./respond.js";
 
+/** How a thrown error is answered: status, extra headers and the Zulip envelope. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown> & { code: string };
+  /** A bug, not a refusal: logged with the request id and answered 500. */
+  unexpected: boolean;
+}
+
+export function errorAnswer(thrown: unknown): ErrorAnswer {
+  // The database refusing or dropping connections is an outage, not a bug: a prompt 503.
+  const error = isStoreUnavailable(thrown) ? serviceUnavailable("the database", (thrown as Error).message) : thrown;
+  if (error instanceof ApiError) return { status: error.status, headers: error.headers, body: errorBody(error) as ErrorAnswer["body"], unexpected: false };
+  const status = (error as FastifyError).statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    const invalidJson = (error as FastifyError).code === "FST_ERR_CTP_INVALID_JSON_BODY" || error instanceof SyntaxError;
+    const mapped = invalidJson ? new ApiError("Malformed JSON", "INVALID_JSON", 400) : new ApiError((error as Error).message, "BAD_REQUEST", status);
+    return { status: mapped.status, headers: {}, body: errorBody(mapped) as ErrorAnswer["body"], unexpected: false };
+  }
+  return { status: 500, headers: {}, body: { result: "error", msg: "Internal server error", code: "BAD_REQUEST" }, unexpected: true };
+}
+
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((thrown: FastifyError | ApiError, request, reply) => {
-    // The database refusing or dropping connections is an outage, not a bug: a prompt 503.
-    const error = isStoreUnavailable(thrown) ? serviceUnavailable("the database", (thrown as Error).message) : thrown;
-    if (error instanceof ApiError) {
-      noteErrorCode(request, error.code);
-      reply.headers(error.headers);
-      return reply.code(error.status).send(errorBody(error));
-    }
-    const status = (error as FastifyError).statusCode;
-    if (status !== undefined && status >= 400 && status < 500) {
-      const invalidJson = (error as FastifyError).code === "FST_ERR_CTP_INVALID_JSON_BODY" || error instanceof SyntaxError;
-      const mapped = invalidJson
-        ? new ApiError("Malformed JSON", "INVALID_JSON", 400)
-        : new ApiError(error.message, "BAD_REQUEST", status);
-      noteErrorCode(request, mapped.code);
-      return reply.code(mapped.status).send(errorBody(mapped));
-    }
+    const answer = errorAnswer(thrown);
     // request.log is already bound to the request id (reqId), so the log line carries it.
-    request.log.error({ err: error }, "unhandled error");
-    noteErrorCode(request, "INTERNAL_SERVER_ERROR");
-    return reply.code(500).send({ result: "error", msg: "Internal server error", code: "BAD_REQUEST" });
+    if (answer.unexpected) request.log.error({ err: thrown }, "unhandled error");
+    noteErrorCode(request, answer.unexpected ? "INTERNAL_SERVER_ERROR" : answer.body.code);
+    reply.headers(answer.headers);
+    return reply.code(answer.status).send(answer.body);
   });
 
   app.setNotFoundHandler((request, reply) => {

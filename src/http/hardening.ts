@@ -4,6 +4,7 @@
  * response and log line, and logs that never carry credentials.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ServerResponse } from "node:http";
 import type { Config } from "../config.js";
 import { ApiError } from "../errors.js";
 import { errorBody } from "./respond.js";
@@ -144,7 +145,11 @@ export function installResponseHeaders(app: FastifyInstance): void {
 const SECURITY_HEADER_ENTRIES = Object.entries(SECURITY_HEADERS);
 
 function setResponseHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  const raw = reply.raw;
+  setSecurityHeaders(reply.raw, request.id);
+}
+
+/** The headers every response carries, on a raw response (also used before Fastify: events-long-poll.ts). */
+export function setSecurityHeaders(raw: ServerResponse, requestId: string): void {
   for (const [name, value] of SECURITY_HEADER_ENTRIES) raw.setHeader(name, value);
-  raw.setHeader("X-Request-Id", request.id);
+  raw.setHeader("X-Request-Id", requestId);
 }

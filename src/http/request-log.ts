@@ -81,25 +81,45 @@ export function installRequestLog(app: FastifyInstance, observe: RequestObserver
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
     observe?.(request.method, route, status, ms / 1000);
-    const level = status >= 500 ? "error" : "info";
-    // The line is built only when it will be written (LOG_LEVEL=warn skips every success).
-    if (writes(request.log, level)) {
-      const { userId, realmId, realm, errorCode } = request.notes ?? NO_NOTES;
-      request.log[level](
-        {
-          method: request.method,
-          route,
-          url: redactUrl(request.url),
-          status,
-          duration_ms: Math.round(ms * 10) / 10,
-          ...(userId !== undefined ? { user_id: userId } : {}),
-          ...(realmId !== undefined ? { realm_id: realmId, realm } : {}),
-          ...(errorCode !== undefined ? { error_code: errorCode } : {}),
-          remote_address: request.ip,
-        },
-        "request",
-      );
-    }
+    writeRequestLine(request.log, { method: request.method, route, url: request.url, status, ms, notes: request.notes, ip: () => request.ip });
     done();
   });
+}
+
+/** What a request's log line says. */
+export interface RequestLine {
+  method: string;
+  route: string;
+  url: string;
+  status: number;
+  ms: number;
+  notes: RequestNotes | null;
+  /** The client's address, asked only when the line is written. */
+  ip: () => string;
+}
+
+/**
+ * Writes a request's line at info (errors of the server at error). `log` is the request's logger,
+ * bound to its id; or the app's logger and `requestId` for a request served before Fastify
+ * (events-long-poll.ts), bound here only when the line is written.
+ */
+export function writeRequestLine(log: FastifyBaseLogger, line: RequestLine, requestId?: string): void {
+  const level = line.status >= 500 ? "error" : "info";
+  // The line is built only when it will be written (LOG_LEVEL=warn skips every success).
+  if (!writes(log, level)) return;
+  const { userId, realmId, realm, errorCode } = line.notes ?? NO_NOTES;
+  (requestId === undefined ? log : log.child({ reqId: requestId }))[level](
+    {
+      method: line.method,
+      route: line.route,
+      url: redactUrl(line.url),
+      status: line.status,
+      duration_ms: Math.round(line.ms * 10) / 10,
+      ...(userId !== undefined ? { user_id: userId } : {}),
+      ...(realmId !== undefined ? { realm_id: realmId, realm } : {}),
+      ...(errorCode !== undefined ? { error_code: errorCode } : {}),
+      remote_address: line.ip(),
+    },
+    "request",
+  );
 }

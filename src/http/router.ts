@@ -27,13 +27,15 @@ const ALL_METHODS: HttpMethod[] = ["GET", "POST", "PATCH", "PUT", "DELETE"];
 /**
  * What every authenticated API call passes after authentication, as in Zulip: the per-user rate
  * limit (api_by_user), and incoming-webhook bots only where the endpoint admits them. Routes
- * outside the endpoint table that act as a user (tus uploads) pass it too.
+ * outside the endpoint table that act as a user (tus uploads, the long-poll path) pass it too.
+ * Returns the rate-limit headers to send, if any.
  */
-export async function admitUser(deps: AppDeps, reply: FastifyReply, user: UserRow, allowWebhookBots: boolean): Promise<void> {
-  if (deps.rateLimiter) reply.headers(await enforceRate(deps.rateLimiter, `user:${user.id}`, RATE_LIMIT_RULES.api_by_user, deps.clock.now()));
+export async function admitUser(deps: AppDeps, user: UserRow, allowWebhookBots: boolean): Promise<Record<string, string> | null> {
+  const limits = deps.rateLimiter ? await enforceRate(deps.rateLimiter, `user:${user.id}`, RATE_LIMIT_RULES.api_by_user, deps.clock.now()) : null;
   if (user.bot_type === BOT_TYPE.INCOMING_WEBHOOK && !allowWebhookBots) {
     throw new ApiError("This API is not available to incoming webhook bots.");
   }
+  return limits;
 }
 
 async function buildContext(
@@ -58,7 +60,8 @@ async function buildContext(
   }
   const { user, realm, stamp } = await authenticateApiKey(deps.store, parseBasicAuth(request.headers.authorization), subdomain);
   noteUser(request, user, realm);
-  await admitUser(deps, reply, user, ep.allowWebhookBots ?? false);
+  const limits = await admitUser(deps, user, ep.allowWebhookBots ?? false);
+  if (limits) reply.headers(limits);
   if (ep.auth === "admin" && !isRealmAdmin(user)) throw mustBeAdmin();
   if (ep.auth === "owner" && !isOwner(user)) throw mustBeOwner();
   return { ...base, realm, user, stamp };

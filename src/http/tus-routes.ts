@@ -150,7 +150,8 @@ export function registerTusRoutes(app: FastifyInstance, deps: AppDeps): void {
       if (config.maxFileUploadSizeMib === 0) throw uploadsDisabled();
       const sender = await authenticateBasicOrSession(deps, request);
       // The same admission as POST /user_uploads: the API rate limit, and no incoming-webhook bots.
-      await admitUser(deps, reply, sender.user, false);
+      const limits = await admitUser(deps, sender.user, false);
+      if (limits) reply.headers(limits);
       senders.set(request.raw, sender);
     }
     reply.hijack();
