@@ -3,6 +3,7 @@
  * creation, administration (spec 4.11), deactivation and reactivation.
  */
 import { accessUserByIdOrEmail } from "../access/users.js";
+import { checkDeactivationActionsParam } from "../actions/deactivation-actions.js";
 import { checkProfileDataParam } from "../actions/profile-data.js";
 import { deactivateOwnAccount, deactivateUserAccount, reactivateUserAccount } from "../actions/user-activation.js";
 import { updateUserAccount } from "../actions/user-admin.js";
@@ -109,9 +110,14 @@ export const deactivateUser = endpoint({
   method: "DELETE",
   path: "/users/:user_id",
   auth: "admin",
-  params: { user_id: p.int().path(), deactivation_notification_comment: p.str({ maxLength: 2000 }).optional() },
-  async handler(ctx, { user_id }) {
-    await deactivateUserAccount(ctx.deps, ctx.user, user_id);
+  params: {
+    user_id: p.int().path(),
+    // FL 459: also delete the user's profile and/or messages (actions/deactivation-actions.ts).
+    actions: p.json(checkDeactivationActionsParam).optional(),
+    deactivation_notification_comment: p.str({ maxLength: 2000 }).optional(),
+  },
+  async handler(ctx, { user_id, actions }) {
+    await deactivateUserAccount(ctx.deps, ctx.realm, ctx.user, user_id, actions);
   },
 });
 
