@@ -39,6 +39,8 @@ export interface AppDeps {
   scheduler?: ScheduleWaker;
   /** Set by the server process once its notification worker runs (scheduler/notification-worker.ts). */
   notifier?: ScheduleWaker;
+  /** Set by the server process once it deletes deactivated users' messages (scheduler/user-message-deletion.ts). */
+  messageDeleter?: ScheduleWaker;
   /**
    * Cluster workers only (WORKERS > 1): which worker owns a queue, and the forwarding of GET and
    * DELETE /events to it (cluster/queue-forwarding.ts). Unset: every queue is this process's.

@@ -19,6 +19,7 @@ import { startUnclaimedAttachmentCleanup } from "./scheduler/attachment-cleanup.
 import { MessageScheduler } from "./scheduler/message-scheduler.js";
 import { NotificationWorker } from "./scheduler/notification-worker.js";
 import { OutgoingWebhookRunner } from "./scheduler/outgoing-webhook-queue.js";
+import { UserMessageDeletionWorker } from "./scheduler/user-message-deletion.js";
 import { MemoryRateCounter, createRateCounter } from "./lib/rate-limiter.js";
 import { errorFields, logLine, setLogLevel } from "./lib/log.js";
 import { realmUrl } from "./lib/realm-url.js";
@@ -165,10 +166,14 @@ async function main(): Promise<void> {
     onError: (err) => logLine("error", "outgoing webhook delivery failed", { err: errorFields(err) }),
   });
   deps.outgoingWebhooks = outgoingWebhooks;
+  // Messages of deactivated users that an administrator asked to delete (FL 459), batch by batch.
+  const messageDeleter = new UserMessageDeletionWorker(deps, { onError: (err) => logLine("error", "deleting a user's messages failed", { err: errorFields(err) }) });
+  deps.messageDeleter = messageDeleter;
   const app = await buildApp(deps, { metrics });
   scheduler.start();
   notifier.start();
   outgoingWebhooks.start();
+  messageDeleter.start();
   const gc = setInterval(() => deps.queues.collectIdle(deps.clock.now()), QUEUE_GC_INTERVAL_MS);
   gc.unref();
   const presenceFlush = setInterval(() => void deps.presence.flush().catch((err) => app.log.error({ err }, "presence flush")), PRESENCE_FLUSH_INTERVAL_MS);
@@ -192,6 +197,7 @@ async function main(): Promise<void> {
     await scheduler.stop();
     await notifier.stop();
     await outgoingWebhooks.stop();
+    await messageDeleter.stop();
     await deps.presence.flush().catch((err) => logLine("error", "presence flush at shutdown failed", { err: errorFields(err) }));
     // Parked long-polls are answered (empty) so app.close() can drain; clients poll again later.
     deps.queues.releaseWaiters();

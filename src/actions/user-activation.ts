@@ -17,10 +17,12 @@ import {
   activeUserWithFullName,
   countActiveUsers,
   deleteSessionsOfUser,
+  getUserById,
   listBotsOwnedBy,
   setSubscriptionsUserActive,
   updateUser,
 } from "../store/users.js";
+import { doDeactivationActions, type DeactivationActions } from "./deactivation-actions.js";
 import { publishAccessChangeOfUser } from "./user-access-events.js";
 import { isLastOwner } from "./user-admin.js";
 import { publishActivityChange, publishBotAdded, publishBotDeleted, publishUserUpdate } from "./user-events.js";
@@ -54,13 +56,21 @@ export async function doDeactivateUser(deps: AppDeps, tx: Tx, actor: UserRow | n
   for (const bot of await listBotsOwnedBy(tx, user.id, { activeOnly: true })) await deactivateOne(deps, tx, actor, bot);
 }
 
-/** DELETE /users/{user_id}: administrators; only owners may deactivate an owner. */
-export async function deactivateUserAccount(deps: AppDeps, actor: UserRow, userId: number): Promise<void> {
+/**
+ * DELETE /users/{user_id}: administrators; only owners may deactivate an owner. `actions` (FL 459)
+ * are applied to the bots deactivated with the user, then to the user, before they are deactivated
+ * (so everyone who may still see them hears of a deleted profile).
+ */
+export async function deactivateUserAccount(deps: AppDeps, realm: RealmRow, actor: UserRow, userId: number, actions?: DeactivationActions): Promise<void> {
   await transaction(deps.store, async (tx) => {
     const target = await accessUserById(tx, actor, userId, { forAdmin: true });
     if (isOwner(target) && !isOwner(actor)) throw mustBeOwner();
     if (await isLastOwner(tx, target)) throw cannotDeactivateLastUser(true);
-    await doDeactivateUser(deps, tx, actor, target);
+    if (actions) {
+      const bots = await listBotsOwnedBy(tx, target.id, { activeOnly: true });
+      await doDeactivationActions(deps, tx, realm, actor, [...bots, target], actions);
+    }
+    await doDeactivateUser(deps, tx, actor, (await getUserById(tx, realm.id, target.id)) ?? target);
   });
 }
 

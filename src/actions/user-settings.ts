@@ -15,6 +15,7 @@ import { NOTIFICATION_SOUNDS, mergeSettings, type UserSettings } from "../lib/us
 import { apiEmailFor, fakeEmailDomain } from "../policy/email-visibility.js";
 import { transaction, type Tx } from "../store/db.js";
 import { deleteDraftsOfUser } from "../store/drafts.js";
+import { recordSettingEdits } from "../store/user-setting-edits.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { updateUser } from "../store/users.js";
 import { userIdsWhoCanAccess } from "../access/users.js";
@@ -98,6 +99,8 @@ export async function updateOwnSettings(deps: AppDeps, realm: RealmRow, user: Us
     for (const [name, value] of changed) stored[name] = value;
     const settings = JSON.stringify(stored);
     await updateUser(tx, user.id, { settings });
+    // Kept for skip_if_already_edited (FL 444): these are now this user's own choices.
+    await recordSettingEdits(tx, user.id, changed.map(([name]) => name));
     await cancelForSettings(tx, user.id, changed);
     for (const [property, value] of changed) {
       publishUserSettingChange(tx, deps.events, user, property, value);

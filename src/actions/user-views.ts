@@ -8,7 +8,7 @@ import { presentUser } from "../lib/present-user.js";
 import { canSeeDeliveryEmail } from "../policy/email-visibility.js";
 import type { Tx } from "../store/db.js";
 import { getProfileDataForUsers } from "../store/profile-fields.js";
-import type { UserRow } from "../store/types.js";
+import type { RealmRow, UserRow } from "../store/types.js";
 import { listUsers } from "../store/users.js";
 
 export interface UserViewOptions {
@@ -18,9 +18,10 @@ export interface UserViewOptions {
   includeCustomProfileFields: boolean;
 }
 
+/** `viewer` null is a spectator, who sees no user's delivery_email. */
 export async function presentUsersFor(
   tx: Tx,
-  viewer: Pick<UserRow, "id" | "role">,
+  viewer: Pick<UserRow, "id" | "role"> | null,
   users: readonly UserRow[],
   opts: UserViewOptions,
 ): Promise<Record<string, unknown>[]> {
@@ -29,7 +30,7 @@ export async function presentUsersFor(
     presentUser(user, {
       gravatar: opts.gravatar,
       clientGravatar: opts.clientGravatar,
-      viewerSeesEmail: canSeeDeliveryEmail(viewer, user),
+      viewerSeesEmail: viewer !== null && canSeeDeliveryEmail(viewer, user),
       profileData: profiles?.get(user.id),
     }),
   );
@@ -45,6 +46,17 @@ export async function listUsersForViewer(tx: Tx, viewer: UserRow, opts: UserView
   // user_ids (FL 384): only these users; ids that name nobody the viewer may see are left out.
   const wanted = opts.userIds === undefined ? null : new Set(opts.userIds);
   return presentUsersFor(tx, viewer, users.filter((u) => access.canAccess(u) && (wanted === null || wanted.has(u.id))), opts);
+}
+
+/**
+ * GET /users without credentials in a realm that admits spectators (FL 387): every account, as
+ * Zulip's get_users_for_api answers with acting_user None (no can_access_all_users_group limit,
+ * which restricts guests only), with no delivery_email (zerver/views/users.py get_members_backend).
+ */
+export async function listUsersForSpectator(tx: Tx, realm: Pick<RealmRow, "id">, opts: UserViewOptions & { userIds?: readonly number[] }): Promise<Record<string, unknown>[]> {
+  const users = await listUsers(tx, realm.id);
+  const wanted = opts.userIds === undefined ? null : new Set(opts.userIds);
+  return presentUsersFor(tx, null, users.filter((u) => wanted === null || wanted.has(u.id)), opts);
 }
 
 /**

@@ -3,11 +3,12 @@
  * creation, administration (spec 4.11), deactivation and reactivation.
  */
 import { accessUserByIdOrEmail } from "../access/users.js";
+import { checkDeactivationActionsParam } from "../actions/deactivation-actions.js";
 import { checkProfileDataParam } from "../actions/profile-data.js";
 import { deactivateOwnAccount, deactivateUserAccount, reactivateUserAccount } from "../actions/user-activation.js";
 import { updateUserAccount } from "../actions/user-admin.js";
 import { ownUserMembers } from "../actions/own-user.js";
-import { listUsersForViewer, presentUsersFor } from "../actions/user-views.js";
+import { listUsersForSpectator, listUsersForViewer, presentUsersFor } from "../actions/user-views.js";
 import { createUserAccount } from "../actions/users.js";
 import { ApiError } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
@@ -40,20 +41,22 @@ const viewParams = {
   include_custom_profile_fields: p.bool().default(false),
 };
 
+/** Spectators may list users where the realm has public access (FL 387; help/public-access-option). */
 export const getUsers = endpoint({
   method: "GET",
   path: "/users",
-  auth: "user",
+  auth: "spectator",
   // user_ids (FL 384): only these users; ids that name nobody in the realm are left out.
   params: { ...viewParams, user_ids: p.intList().optional() },
   async handler(ctx, params) {
     const tx = readTx(ctx.deps.store);
-    const members = await listUsersForViewer(tx, ctx.user, {
+    const opts = {
       userIds: params.user_ids,
       gravatar: ctx.deps.config.enableGravatar,
       clientGravatar: params.client_gravatar,
       includeCustomProfileFields: params.include_custom_profile_fields,
-    });
+    };
+    const members = ctx.user ? await listUsersForViewer(tx, ctx.user, opts) : await listUsersForSpectator(tx, ctx.realm, opts);
     return { members };
   },
 });
@@ -107,9 +110,14 @@ export const deactivateUser = endpoint({
   method: "DELETE",
   path: "/users/:user_id",
   auth: "admin",
-  params: { user_id: p.int().path(), deactivation_notification_comment: p.str({ maxLength: 2000 }).optional() },
-  async handler(ctx, { user_id }) {
-    await deactivateUserAccount(ctx.deps, ctx.user, user_id);
+  params: {
+    user_id: p.int().path(),
+    // FL 459: also delete the user's profile and/or messages (actions/deactivation-actions.ts).
+    actions: p.json(checkDeactivationActionsParam).optional(),
+    deactivation_notification_comment: p.str({ maxLength: 2000 }).optional(),
+  },
+  async handler(ctx, { user_id, actions }) {
+    await deactivateUserAccount(ctx.deps, ctx.realm, ctx.user, user_id, actions);
   },
 });
 

@@ -16,9 +16,12 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
  * Coarse gate checked before the handler (architecture-anchors §6):
  * - "none": no realm needed (server-wide, e.g. server_settings);
  * - "realm": no credentials, but the Host must name an existing realm (fetch_api_key);
- * - "user": HTTP Basic email:api_key; "admin" and "owner" add a role check.
+ * - "user": HTTP Basic email:api_key; "admin" and "owner" add a role check;
+ * - "spectator": as "user" when credentials are sent; without them, the realm must admit
+ *   spectators (access/spectators.ts, Zulip's allow_web_public_streams_access) and the handler
+ *   runs with `user: null`, otherwise the same 401 as "user" (Zulip's MissingAuthenticationError).
  */
-export type AuthGate = "none" | "realm" | "user" | "admin" | "owner";
+export type AuthGate = "none" | "realm" | "user" | "admin" | "owner" | "spectator";
 
 export interface BaseContext {
   deps: AppDeps;
@@ -46,7 +49,20 @@ export interface UserContext extends BaseContext {
   stamp?: ChangeStamp | null;
 }
 
-export type ContextFor<A extends AuthGate> = A extends "none" ? PublicContext : A extends "realm" ? RealmContext : UserContext;
+/** A caller with credentials, or a spectator (`user: null`) in a realm that admits them. */
+export interface SpectatorContext extends BaseContext {
+  realm: RealmRow;
+  user: UserRow | null;
+  stamp?: ChangeStamp | null;
+}
+
+export type ContextFor<A extends AuthGate> = A extends "none"
+  ? PublicContext
+  : A extends "realm"
+    ? RealmContext
+    : A extends "spectator"
+      ? SpectatorContext
+      : UserContext;
 
 /**
  * Data merged into the success envelope (or its members as JSON text already), or `raw` when the

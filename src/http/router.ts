@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDeps } from "../deps.js";
-import { ApiError, mustBeAdmin, mustBeOwner, nonexistentSubdomain, serviceUnavailable } from "../errors.js";
+import { realmAdmitsSpectators } from "../access/spectators.js";
+import { ApiError, mustBeAdmin, mustBeOwner, nonexistentSubdomain, serviceUnavailable, unauthorized } from "../errors.js";
 import { isOwner, isRealmAdmin, BOT_TYPE } from "../policy/roles.js";
 import { readTx } from "../store/db.js";
 import { getRealmBySubdomain } from "../store/realms.js";
@@ -13,7 +14,7 @@ import type { UserRow } from "../store/types.js";
 import { authenticateApiKey, parseBasicAuth } from "./auth.js";
 import { RATE_LIMIT_RULES } from "../lib/rate-limiter.js";
 import { enforceRate } from "./rate-limit.js";
-import type { AnyEndpoint, HttpMethod, UserContext, PublicContext } from "./endpoint.js";
+import type { AnyEndpoint, HttpMethod, UserContext, PublicContext, SpectatorContext } from "./endpoint.js";
 import { parseParams } from "./params.js";
 import { subdomainFromHost } from "./realm-host.js";
 import { collectRawParams } from "./request-params.js";
@@ -43,10 +44,11 @@ async function buildContext(
   ep: AnyEndpoint,
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<PublicContext | UserContext> {
+): Promise<PublicContext | UserContext | SpectatorContext> {
   const subdomain = subdomainFromHost(request.headers.host, deps.config.externalHost);
   const base = { deps, request, reply, subdomain };
-  if (ep.auth === "none" || ep.auth === "realm") {
+  const spectator = ep.auth === "spectator" && parseBasicAuth(request.headers.authorization) === undefined;
+  if (ep.auth === "none" || ep.auth === "realm" || spectator) {
     // Unauthenticated calls are limited per client address (api_by_ip).
     if (deps.rateLimiter) reply.headers(await enforceRate(deps.rateLimiter, `ip:${request.ip}`, RATE_LIMIT_RULES.api_by_ip, deps.clock.now()));
   }
@@ -57,6 +59,15 @@ async function buildContext(
     const realm = await getRealmBySubdomain(readTx(deps.store), subdomain);
     if (!realm) throw nonexistentSubdomain();
     return { ...base, realm };
+  }
+  if (spectator) {
+    // Zulip resolves the realm first (an unknown subdomain is "Invalid subdomain"), then refuses
+    // anonymous access unless the realm is web-public (zerver/views/users.py get_members_backend).
+    const tx = readTx(deps.store);
+    const realm = await getRealmBySubdomain(tx, subdomain);
+    if (!realm) throw nonexistentSubdomain();
+    if (!(await realmAdmitsSpectators(tx, deps.config, realm))) throw unauthorized();
+    return { ...base, realm, user: null };
   }
   const { user, realm, stamp } = await authenticateApiKey(deps.store, parseBasicAuth(request.headers.authorization), subdomain);
   noteUser(request, user, realm);

@@ -131,3 +131,16 @@ export async function getChannelsByNames(tx: Tx, realmId: number, names: readonl
     .where(sql<string>`lower(name)`, "in", [...new Set(names.map((n) => n.toLowerCase()))])
     .execute();
 }
+
+/** Whether the realm has a web-public channel that is not archived (Zulip's get_web_public_streams_queryset().exists()). */
+export async function realmHasWebPublicChannel(tx: Tx, realmId: number): Promise<boolean> {
+  const row = await tx.db
+    .selectFrom("channels")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("is_web_public", "=", true)
+    .where("deactivated", "=", false)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

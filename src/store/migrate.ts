@@ -25,6 +25,7 @@ import { videoCallTokens } from "./migrations/0019_video_call_tokens.js";
 import { digestsQueueActivity } from "./migrations/0020_digests_queue_activity.js";
 import { realmUuid } from "./migrations/0022_realm_uuid.js";
 import { profileFieldUserMatching } from "./migrations/0022a_profile_field_user_matching.js";
+import { userSettingEdits } from "./migrations/0023_user_setting_edits.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_realms_users": realmsUsers,
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0020_digests_queue_activity": digestsQueueActivity,
   "0022_realm_uuid": realmUuid,
   "0022a_profile_field_user_matching": profileFieldUserMatching,
+  "0023_user_setting_edits": userSettingEdits,
 };
 
 /** Every migration's name, oldest first. */

@@ -14,9 +14,12 @@ export type PendingNotificationRow = Selectable<DB["pending_notifications"]>;
  * "email", "push", "remove": notifications (actions/notifications/); "digest": a weekly digest email
  * (message_id holds the digest period, actions/notifications/digest.ts); "outgoing_webhook": a POST
  * to an outgoing-webhook bot (user_id the bot, trigger "mention" or "direct_message";
- * actions/outgoing-webhooks/queue.ts). The same lease serves all; each worker claims its kinds.
+ * actions/outgoing-webhooks/queue.ts); "delete_user_messages": the messages a deactivated user sent,
+ * deleted in batches (FL 459; user_id the sender, message_id the kinds of conversation, trigger the
+ * acting administrator; actions/user-message-deletion.ts). The same lease serves all; each worker
+ * claims its kinds.
  */
-export type PendingKind = "email" | "push" | "remove" | "digest" | "outgoing_webhook";
+export type PendingKind = "email" | "push" | "remove" | "digest" | "outgoing_webhook" | "delete_user_messages";
 export const NOTIFICATION_KINDS: readonly PendingKind[] = ["email", "push", "remove", "digest"];
 /** The trigger of digest rows. */
 export const DIGEST_TRIGGER = "digest";
@@ -99,6 +102,17 @@ export async function deleteClaimed(tx: Tx, ids: readonly number[], token: strin
   if (ids.length === 0) return 0;
   const result = await tx.db.deleteFrom("pending_notifications").where("id", "in", [...ids]).where("claim_token", "=", token).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Gives claimed rows back, due at once and with no attempt counted: work left for a later turn. */
+export async function releaseClaimed(tx: Tx, ids: readonly number[], token: string): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.db
+    .updateTable("pending_notifications")
+    .set({ claimed_until: null, claim_token: null })
+    .where("id", "in", [...ids])
+    .where("claim_token", "=", token)
+    .execute();
 }
 
 /** Gives claimed rows back to be tried again at `dueAt`, counting the failed attempt. */

@@ -203,6 +203,8 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   },
   { name: "drafts", hasId: true, order: ["id"], owner: "user_id", scope: ofRealmUser("user_id"), refs: { user_id: "users" } },
   { name: "saved_snippets", hasId: true, order: ["id"], owner: "user_id", scope: ofRealmUser("user_id"), refs: { user_id: "users" } },
+  // Which settings a user chose themselves (FL 444's skip_if_already_edited), kept with their settings.
+  { name: "user_setting_edits", hasId: false, order: ["user_id", "setting"], owner: "user_id", scope: ofRealmUser("user_id"), refs: { user_id: "users" } },
   { name: "navigation_views", hasId: true, order: ["id"], owner: "user_id", scope: ofRealmUser("user_id"), refs: { user_id: "users" } },
   { name: "bot_storage", hasId: true, order: ["id"], owner: "bot_id", scope: ofRealmUser("bot_id"), refs: { bot_id: "users" } },
   {

@@ -405,6 +405,8 @@ export interface DB {
     claimed_until: number | null;
     claim_token: string | null;
   };
+  /** A personal setting the user changed themselves (migration 0023, user-setting-edits.ts). */
+  user_setting_edits: { user_id: number; setting: string };
   /** A user's OAuth token with a video call provider, e.g. "webex" (migration 0019, video-call-tokens.ts). */
   video_call_tokens: { user_id: number; provider: string; token: string };
   /** Messages whose push notification a user's devices show (migration 0018). */

@@ -112,6 +112,17 @@ export async function getRecursiveMemberIds(tx: Tx, groupId: number): Promise<nu
   return rows.map((r) => r.user_id);
 }
 
+/**
+ * Every member of the groups, directly or through subgroups at any depth, deactivated accounts
+ * included (Zulip's get_recursive_group_members_union_for_groups).
+ */
+export async function getRecursiveMemberIdsOfGroups(tx: Tx, groupIds: readonly number[]): Promise<number[]> {
+  const groups = [...(await getRecursiveSubgroupIds(tx, groupIds))];
+  if (groups.length === 0) return [];
+  const rows = await tx.db.selectFrom("user_group_members").select("user_id").distinct().where("group_id", "in", groups).execute();
+  return rows.map((r) => r.user_id);
+}
+
 export async function removeSubgroups(tx: Tx, groupId: number, subgroupIds: readonly number[]): Promise<void> {
   if (subgroupIds.length === 0) return;
   await tx.db

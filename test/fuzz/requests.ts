@@ -34,6 +34,7 @@ const CALLERS: Record<string, ReadonlyArray<UserName | null>> = {
   user: ["desdemona", "iago", "shiva", "hamlet", "polonius", "bot"],
   admin: ["desdemona", "iago"],
   owner: ["desdemona"],
+  spectator: [null, "hamlet"],
 };
 
 const EXTRA_NAMES = ["foo", "", "__proto__", "constructor", "content", "to", "anchor", "queue_id", "a".repeat(200), "naïve", "x[]", "x%00y"];
