@@ -36,6 +36,19 @@ const JSON_TYPE = "application/json; charset=utf-8";
 /** last_event_id as clients send it (an integer, -1 for "none yet"); anything else goes the long way. */
 const CANONICAL_INT = /^(?:0|-?[1-9][0-9]{0,14})$/;
 
+/**
+ * A query value decoded as a form (what Fastify's parser does): '+' is a space, %XX escapes are
+ * UTF-8. Queue ids contain ':', which clients send as %3A. Null for a malformed escape.
+ */
+function decodeValue(raw: string): string | null {
+  if (!raw.includes("%") && !raw.includes("+")) return raw;
+  try {
+    return decodeURIComponent(raw.replaceAll("+", " "));
+  } catch {
+    return null;
+  }
+}
+
 interface PollRequest {
   queueId: string;
   lastEventId: number | undefined;
@@ -51,9 +64,8 @@ export function plainPollQuery(search: string): PollRequest | null {
     const eq = pair.indexOf("=");
     if (eq < 0) return null;
     const name = pair.slice(0, eq);
-    const raw = pair.slice(eq + 1);
-    // Percent-escapes and '+' are decoded by the framework's parser; queue ids never need them.
-    if (raw.includes("%") || raw.includes("+")) return null;
+    const raw = decodeValue(pair.slice(eq + 1));
+    if (raw === null) return null;
     if (name === "queue_id" && queueId === undefined && raw !== "") queueId = raw;
     else if (name === "last_event_id" && lastEventId === undefined && CANONICAL_INT.test(raw)) lastEventId = Number(raw);
     else if (name === "dont_block" && dontBlock === undefined && (raw === "true" || raw === "false")) dontBlock = raw === "true";

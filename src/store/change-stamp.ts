@@ -26,11 +26,12 @@ export interface ChangeStamp {
 }
 
 class StampReader {
-  /** Both numbers in one statement (one step through the driver instead of two, issue 21). */
-  private readonly both: Database.Statement;
+  private readonly dataVersion: Database.Statement;
+  private readonly totalChanges: Database.Statement;
 
   constructor(private readonly raw: Database.Database) {
-    this.both = raw.prepare("SELECT data_version, total_changes() FROM pragma_data_version").raw();
+    this.dataVersion = raw.prepare("PRAGMA data_version").pluck();
+    this.totalChanges = raw.prepare("SELECT total_changes()").pluck();
   }
 
   /** Whether a stamp means anything now: the connection is open and no transaction is. */
@@ -40,8 +41,7 @@ class StampReader {
 
   read(): ChangeStamp | null {
     if (!this.usable()) return null;
-    const [dataVersion, changes] = this.both.get() as [number, number];
-    return { dataVersion, changes };
+    return { dataVersion: this.dataVersion.get() as number, changes: this.totalChanges.get() as number };
   }
 }
 

@@ -42,8 +42,9 @@ describe("plain long-poll queries (the only ones taken before Fastify)", () => {
     ["last_event_id=3", null],
     ["queue_id=", null],
     ["queue_id=a&queue_id=b", null],
-    ["queue_id=a%20b", null],
-    ["queue_id=a+b", null],
+    ["queue_id=a%3A1%3Ab", { queueId: "a:1:b", lastEventId: undefined, dontBlock: false }],
+    ["queue_id=a+b&last_event_id=%2D1", { queueId: "a b", lastEventId: -1, dontBlock: false }],
+    ["queue_id=a%E0%A4%A", null],
     ["queue_id=q&last_event_id=01", null],
     ["queue_id=q&last_event_id=1.5", null],
     ["queue_id=q&last_event_id=99999999999999999", null],
@@ -63,6 +64,8 @@ for (const kind of STORE_KINDS) {
     let base: string;
     const lines: string[] = [];
     const metrics = new Metrics();
+    /** GET /events requests that reached Fastify's route (inject's always do; plain polls over a socket must not). */
+    let throughRoute = 0;
 
     before(async () => {
       r = await createTestRealm(kind, { rateLimiting: true });
@@ -73,6 +76,10 @@ for (const kind of STORE_KINDS) {
         },
       });
       app = await buildApp(r.deps, { logger: { level: "info", stream }, metrics });
+      app.addHook("onRequest", (request, _reply, done) => {
+        if (request.url.startsWith("/api/v1/events")) throughRoute++;
+        done();
+      });
       await app.listen({ port: 0, host: "127.0.0.1" });
       base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     });
@@ -103,15 +110,19 @@ for (const kind of STORE_KINDS) {
     /** Both answers, rate-limit counts aside (each request spends one). */
     async function both(query: string, headers: Record<string, string>): Promise<[Answer, Answer]> {
       // The caller's X-Request-Id is kept on both paths (Fastify's genReqId and requestIdFor).
+      const before = throughRoute;
       const a = await overSocket(query, { "x-request-id": "trace-17", ...headers });
+      const viaRoute = throughRoute > before;
       const b = await throughFastify(query, { "x-request-id": "trace-17", ...headers });
+      assert.equal(viaRoute, query.startsWith("queue_id=no-such"), `${query}: the socket request ${viaRoute ? "reached" : "skipped"} Fastify's route`);
       return [a, b];
     }
 
     async function register(user: TestUser): Promise<string> {
       const res = await r.as(user).post("/register", { event_types: ["message"] });
       assert.equal(res.status, 200);
-      return res.body.queue_id as string;
+      // As clients send it: the id's ':' as %3A.
+      return encodeURIComponent(res.body.queue_id as string);
     }
 
     it("answers waiting events with the same envelope, headers and request id rules", async () => {
@@ -122,7 +133,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(socket.status, 200);
       assert.deepEqual(socket, fastify);
       const events = socket.body.events as Array<{ type: string; message: { content: string } }>;
-      assert.deepEqual([events.length, events[0].type, socket.body.queue_id], [1, "message", queue]);
+      assert.deepEqual([events.length, events[0].type, socket.body.queue_id], [1, "message", decodeURIComponent(queue)]);
       assert.match(events[0].message.content, /over the fast path/);
     });
 
