@@ -36,6 +36,8 @@ import { s14 } from "./scenarios/s14-workers.js";
 import { s15, s16 } from "./scenarios/s15-concurrent.js";
 
 const RESULTS_PATH = join(ROOT, "bench", "results.json");
+/** PostgreSQL statement time-out while seeding (src/store/db.ts StoreOptions.queryTimeoutMs). */
+const SEED_QUERY_TIMEOUT_MS = 15 * 60_000;
 /** s14: S14 starts a cluster and runs twelve load tests of at least 5 s, in quick runs too. */
 const WATCHDOG_MINUTES = { full: 30, quick: 5, s14: 6 };
 
@@ -92,7 +94,8 @@ async function seed(opts: Options, dir: string): Promise<Seeded> {
   leftovers.stores.push(small);
   for (const [s, count] of [[big, bigHistory], [small, smallHistory]] as const) {
     t = performance.now();
-    const store = openStore(s.url);
+    // A million messages' user_messages rows are one INSERT … SELECT: minutes on PostgreSQL here.
+    const store = openStore(s.url, { queryTimeoutMs: SEED_QUERY_TIMEOUT_MS });
     try {
       await seedHistory(store, org, count);
       console.log(`seeded ${formatInt(count)} messages in ${seconds(t)} s`);

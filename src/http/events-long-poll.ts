@@ -102,7 +102,11 @@ export function longPollPath(deps: AppDeps, log: () => FastifyBaseLogger, observ
       // Only a queue this process holds: the endpoint forwards another worker's queue to it
       // (cluster/queue-forwarding.ts) and answers BAD_EVENT_QUEUE_ID for an unknown one.
       if (deps.queues.get(poll.queueId) === undefined) return false;
-      void serve(deps, req, res, poll, log, observe, clientAddress);
+      serve(deps, req, res, poll, log, observe, clientAddress).catch((err: unknown) => {
+        // Only writing the answer or its log line can fail here; the request's own errors are answered above.
+        log().error({ err }, "long-poll answer failed");
+        res.destroy();
+      });
       return true;
     },
   };

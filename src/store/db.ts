@@ -81,6 +81,12 @@ export interface StoreOptions {
    * it; tests on private in-memory stores keep SQLite's deferred transactions.
    */
   writeLockFirst?: boolean;
+  /**
+   * PostgreSQL: the longest a statement may run, ms (PG_QUERY_TIMEOUT_MS by default, which turns a
+   * hung server into a prompt 503). Bulk tools raise it: the benchmark's million-message seed runs
+   * single statements of minutes.
+   */
+  queryTimeoutMs?: number;
 }
 
 /** Opens the store named by a DATABASE_URL (`sqlite:path`, `sqlite::memory:`, `postgres://…`). */
@@ -112,7 +118,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
       connectionString: url,
       max: PG_POOL_MAX,
       connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
-      query_timeout: PG_QUERY_TIMEOUT_MS,
+      query_timeout: options.queryTimeoutMs ?? PG_QUERY_TIMEOUT_MS,
       // Counts and ids are BIGINT; they fit a JS number for any realistic deployment.
       types: {
         getTypeParser: (oid: number, format?: string) =>

@@ -8,7 +8,7 @@
  * notify_bot_owner do. Responses are read up to MAX_RESPONSE_BYTES.
  */
 import type { AppDeps } from "../../deps.js";
-import { Agent, fetch as undiciFetch } from "undici";
+import type { Agent } from "undici";
 import { isPrivateLiteral, privateAddressCause, publicOnlyLookup } from "../../lib/private-address.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { messageUrl } from "../../lib/topic-links.js";
@@ -29,8 +29,15 @@ export const MAX_RETRIES = 3;
 /** Parley's bound on what it reads of a service's answer (docs/LIMITS.md). */
 export const MAX_RESPONSE_BYTES = 256 * 1024;
 const CLIENT = "OutgoingWebhookResponse";
-/** Connections whose host names may only resolve to public addresses (lib/private-address.ts). */
-const PUBLIC_ONLY = new Agent({ connect: { lookup: publicOnlyLookup } });
+/**
+ * The undici package (its own copy, for the `dispatcher` whose lookup checks addresses) and the
+ * agent whose host names may only resolve to public addresses (lib/private-address.ts), loaded on
+ * the first delivery: most servers never call an outgoing webhook, and undici is several MiB of
+ * resident memory at idle (bench S9).
+ */
+let client: Promise<{ fetch: typeof import("undici").fetch; publicOnly: Agent }> | null = null;
+const undiciClient = () =>
+  (client ??= import("undici").then((undici) => ({ fetch: undici.fetch, publicOnly: new undici.Agent({ connect: { lookup: publicOnlyLookup } }) })));
 const SLACK_INTERFACE = 2;
 
 /** What a finished attempt asks of the queue. */
@@ -172,13 +179,14 @@ export async function deliverOutgoingWebhook(deps: AppDeps, job: OutgoingWebhook
   let response: Response;
   let text: string;
   try {
-    response = (await undiciFetch(service.base_url, {
+    const undici = await undiciClient();
+    response = (await undici.fetch(service.base_url, {
       method: "POST",
       body,
       headers: { "content-type": contentType, "user-agent": "ZulipOutgoingWebhook/Parley" },
       redirect: "manual",
       signal: AbortSignal.timeout(timeout * 1000),
-      dispatcher: allowPrivate ? undefined : PUBLIC_ONLY,
+      dispatcher: allowPrivate ? undefined : undici.publicOnly,
     })) as unknown as Response;
     text = await readBounded(response);
   } catch (err) {

@@ -7,7 +7,6 @@
 import { createReadStream, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { createInterface } from "node:readline";
-import { extract } from "tar";
 import { ApiError } from "../../errors.js";
 import { LATEST_MIGRATION } from "../../store/migrate.js";
 import type { Row } from "../../store/realm-export-rows.js";
@@ -23,6 +22,7 @@ export async function unpackArchive(file: string, staging: string): Promise<Arch
   let unpacked = 0;
   let tooLarge = false;
   try {
+    const { extract } = await import("tar"); // loaded on use, as in write-archive.ts
     await extract({
       file,
       cwd: staging,
