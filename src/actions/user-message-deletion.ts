@@ -57,7 +57,9 @@ function byConversation(messages: readonly MessageRow[]): MessageRow[][] {
   const groups = new Map<string, MessageRow[]>();
   for (const m of messages) {
     const key = `${m.recipient_id}\u0000${m.type === 2 ? m.subject : ""}`;
-    groups.set(key, [...(groups.get(key) ?? []), m]);
+    const group = groups.get(key);
+    if (group) group.push(m);
+    else groups.set(key, [m]);
   }
   return [...groups.values()];
 }

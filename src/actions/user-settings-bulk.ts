@@ -9,20 +9,17 @@
  */
 import type { AppDeps } from "../deps.js";
 import { ApiError, mustBeAdmin } from "../errors.js";
-import { publishUserSettingChange } from "../events/user-settings-events.js";
 import type { UserSettings } from "../lib/user-settings.js";
 import { mergeSettings } from "../lib/user-settings.js";
 import * as v from "../lib/validate.js";
 import { isRealmAdmin } from "../policy/roles.js";
 import { transaction, type Tx } from "../store/db.js";
-import { deleteDraftsOfUser } from "../store/drafts.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { getNamedGroupsByIds, getRecursiveMemberIdsOfGroups } from "../store/user-groups.js";
-import { recordSettingEdits, usersWhoEditedSetting } from "../store/user-setting-edits.js";
-import { getUsersByIds, updateUser } from "../store/users.js";
+import { editKey, settingEditsOf } from "../store/user-setting-edits.js";
+import { getUsersByIds } from "../store/users.js";
 import { checkHumanCaller } from "./caller-checks.js";
-import { cancelForSettings } from "./notifications/withdraw.js";
-import { checkSettingValues } from "./user-settings.js";
+import { applySettingChanges, checkSettingValues } from "./user-settings.js";
 
 export interface TargetUsers {
   userIds: number[];
@@ -71,14 +68,16 @@ export interface BulkSettingsInput {
 
 /** The human users the target names (ids naming nobody in the realm are an error). */
 async function resolveTargets(tx: Tx, realm: RealmRow, target: TargetUsers): Promise<UserRow[]> {
-  const groups = await getNamedGroupsByIds(tx, realm.id, target.groupIds);
-  const missingGroup = target.groupIds.find((id) => !groups.some((g) => g.id === id));
+  // Sets, not nested scans: a request may name tens of thousands of ids.
+  const groupIds = new Set((await getNamedGroupsByIds(tx, realm.id, target.groupIds)).map((g) => g.id));
+  const missingGroup = target.groupIds.find((id) => !groupIds.has(id));
   if (missingGroup !== undefined) throw new ApiError(`Invalid user group ID: ${missingGroup}`);
   const named = await getUsersByIds(tx, realm.id, target.userIds);
-  const missingUser = target.userIds.find((id) => !named.some((u) => u.id === id));
+  const namedIds = new Set(named.map((u) => u.id));
+  const missingUser = target.userIds.find((id) => !namedIds.has(id));
   if (missingUser !== undefined) throw new ApiError(`Invalid user ID: ${missingUser}`);
   const memberIds = await getRecursiveMemberIdsOfGroups(tx, target.groupIds);
-  const users = [...named, ...(await getUsersByIds(tx, realm.id, memberIds.filter((id) => !target.userIds.includes(id))))];
+  const users = [...named, ...(await getUsersByIds(tx, realm.id, memberIds.filter((id) => !namedIds.has(id))))];
   return users.filter((u) => !u.is_bot).sort((a, b) => a.id - b.id);
 }
 
@@ -89,33 +88,18 @@ export async function updateSettingsForUsers(deps: AppDeps, realm: RealmRow, act
   if (input.newPassword !== undefined || input.settings.timezone !== undefined) throw cannotChangeForOthers();
   if (Object.keys(input.settings).some((name) => SECURITY_SENSITIVE_USER_SETTINGS.has(name))) throw cannotChangeForOthers();
   checkSettingValues(input.settings);
+  const requested = Object.entries(input.settings);
   await transaction(deps.store, async (tx) => {
     const users = await resolveTargets(tx, realm, input.target);
-    const ids = users.map((u) => u.id);
-    // Each user's stored settings, changed in memory setting by setting, written once at the end.
-    const stored = new Map(users.map((u) => [u.id, JSON.parse(u.settings) as UserSettings]));
-    const current = new Map(users.map((u) => [u.id, mergeSettings(u.settings)]));
-    const changedBy = new Map<number, Array<[string, boolean | number | string]>>();
-    for (const [name, value] of Object.entries(input.settings)) {
-      const skip = input.target.skipIfAlreadyEdited ? await usersWhoEditedSetting(tx, ids, name) : new Set<number>();
-      for (const user of users) {
-        if (skip.has(user.id) || current.get(user.id)![name] === value) continue;
-        stored.get(user.id)![name] = value;
-        changedBy.set(user.id, [...(changedBy.get(user.id) ?? []), [name, value]]);
-      }
-    }
+    const edited = input.target.skipIfAlreadyEdited
+      ? await settingEditsOf(tx, users.map((u) => u.id), requested.map(([name]) => name))
+      : new Set<string>();
     for (const user of users) {
-      const changed = changedBy.get(user.id);
-      if (!changed) continue;
-      await updateUser(tx, user.id, { settings: JSON.stringify(stored.get(user.id)) });
-      await cancelForSettings(tx, user.id, changed);
+      const current = mergeSettings(user.settings);
+      const changed = requested.filter(([name, value]) => !edited.has(editKey(user.id, name)) && current[name] !== value);
       // Zulip tells who changed a setting by the audit log's acting user: an administrator among
       // the targets has changed their own setting.
-      if (user.id === actor.id) await recordSettingEdits(tx, user.id, changed.map(([name]) => name));
-      for (const [property, value] of changed) {
-        publishUserSettingChange(tx, deps.events, user, property, value);
-        if (property === "enable_drafts_synchronization" && value === false) await deleteDraftsOfUser(tx, user.id);
-      }
+      await applySettingChanges(deps, tx, realm, user, changed, { ownChoice: user.id === actor.id });
     }
   });
 }

@@ -92,26 +92,43 @@ export async function updateOwnSettings(deps: AppDeps, realm: RealmRow, user: Us
       await doChangeTimezone(deps, tx, user, String(timezone));
       publishUserSettingChange(tx, deps.events, user, "timezone", timezone);
     }
-    const stored = JSON.parse(user.settings) as UserSettings;
     const current = mergeSettings(user.settings);
     const changed = Object.entries(rest).filter(([name, value]) => current[name] !== value);
-    if (changed.length === 0) return;
-    for (const [name, value] of changed) stored[name] = value;
-    const settings = JSON.stringify(stored);
-    await updateUser(tx, user.id, { settings });
-    // Kept for skip_if_already_edited (FL 444): these are now this user's own choices.
-    await recordSettingEdits(tx, user.id, changed.map(([name]) => name));
-    await cancelForSettings(tx, user.id, changed);
-    for (const [property, value] of changed) {
-      publishUserSettingChange(tx, deps.events, user, property, value);
-      if (property === "enable_drafts_synchronization" && value === false) await deleteDraftsOfUser(tx, user.id);
-      if (property === "email_address_visibility") await doChangeEmailVisibility(deps, tx, realm, user, settings, Number(value));
-      if (property === "allow_private_data_export") await publishExportConsent(deps, tx, user, value === true);
-      // `away` in user_status is the deprecated inverse of presence_enabled (FL 148): clients
-      // that read it hear of the change as they would from POST /users/me/status.
-      if (property === "presence_enabled") {
-        publishOnCommit(tx, deps.events, { type: "user_status", user_id: user.id, away: value === false }, await userIdsWhoCanAccess(tx, user));
-      }
-    }
+    await applySettingChanges(deps, tx, realm, user, changed, { ownChoice: true });
   });
+}
+
+/**
+ * Writes `changed` into the user's stored settings and makes every effect of each change: pending
+ * notifications withdrawn, the user_settings event, and what a setting carries with it (drafts,
+ * email visibility, export consent, the legacy `away` status). `ownChoice`: the user made these
+ * choices themselves (recorded for PATCH /settings skip_if_already_edited, FL 444); an
+ * administrator's bulk change for others (user-settings-bulk.ts) is not.
+ */
+export async function applySettingChanges(
+  deps: AppDeps,
+  tx: Tx,
+  realm: RealmRow,
+  user: UserRow,
+  changed: ReadonlyArray<[string, boolean | number | string]>,
+  opts: { ownChoice: boolean },
+): Promise<void> {
+  if (changed.length === 0) return;
+  const stored = JSON.parse(user.settings) as UserSettings;
+  for (const [name, value] of changed) stored[name] = value;
+  const settings = JSON.stringify(stored);
+  await updateUser(tx, user.id, { settings });
+  if (opts.ownChoice) await recordSettingEdits(tx, user.id, changed.map(([name]) => name));
+  await cancelForSettings(tx, user.id, changed);
+  for (const [property, value] of changed) {
+    publishUserSettingChange(tx, deps.events, user, property, value);
+    if (property === "enable_drafts_synchronization" && value === false) await deleteDraftsOfUser(tx, user.id);
+    if (property === "email_address_visibility") await doChangeEmailVisibility(deps, tx, realm, user, settings, Number(value));
+    if (property === "allow_private_data_export") await publishExportConsent(deps, tx, user, value === true);
+    // `away` in user_status is the deprecated inverse of presence_enabled (FL 148): clients
+    // that read it hear of the change as they would from POST /users/me/status.
+    if (property === "presence_enabled") {
+      publishOnCommit(tx, deps.events, { type: "user_status", user_id: user.id, away: value === false }, await userIdsWhoCanAccess(tx, user));
+    }
+  }
 }

@@ -11,14 +11,16 @@ export async function recordSettingEdits(tx: Tx, userId: number, settings: reado
     .execute();
 }
 
-/** Those of `userIds` who changed `setting` themselves. */
-export async function usersWhoEditedSetting(tx: Tx, userIds: readonly number[], setting: string): Promise<Set<number>> {
-  if (userIds.length === 0) return new Set();
+/** Which of `settings` each of `userIds` changed themselves, as "userId setting" keys (editKey). */
+export async function settingEditsOf(tx: Tx, userIds: readonly number[], settings: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0 || settings.length === 0) return new Set();
   const rows = await tx.db
     .selectFrom("user_setting_edits")
-    .select("user_id")
-    .where("setting", "=", setting)
+    .select(["user_id", "setting"])
+    .where("setting", "in", [...settings])
     .where("user_id", "in", [...userIds])
     .execute();
-  return new Set(rows.map((r) => r.user_id));
+  return new Set(rows.map((r) => editKey(r.user_id, r.setting)));
 }
+
+export const editKey = (userId: number, setting: string): string => `${userId} ${setting}`;

@@ -124,5 +124,11 @@ for (const kind of STORE_KINDS) {
       assert.equal(extra.status, 200, JSON.stringify(extra.body));
       assert.equal(await setting("othello", "color_scheme"), 3);
     });
+
+    it("answers a target of tens of thousands of ids with one error and no write (ids are matched by set, not by nested scans)", async () => {
+      const many = Array.from({ length: 60_000 }, (_, i) => 1_000_000 + i);
+      assertError(await bulk("iago", { user_ids: [t.users.othello.id, ...many], skip_if_already_edited: false }, { color_scheme: 1 }), "Invalid user ID: 1000000");
+      assert.equal(await setting("othello", "color_scheme"), 3);
+    });
   });
 }
