@@ -4,7 +4,7 @@
  * endpoint list (and a small body limit) to exercise the same plumbing without the real API.
  */
 import { createServer } from "node:http";
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyInstance } from "fastify";
 import formbody from "@fastify/formbody";
 import { ENDPOINTS } from "./api/index.js";
 import type { AppDeps } from "./deps.js";
@@ -54,8 +54,8 @@ export interface BuildOptions {
 export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const metrics = opts.metrics ?? new Metrics();
   // GET /events long-polls are taken before Fastify when they are plain (http/events-long-poll.ts).
-  let log: FastifyBaseLogger | null = null;
-  const longPoll = longPollPath(deps, () => log as FastifyBaseLogger, (method, route, status, seconds) => metrics.observeRequest(method, route, status, seconds));
+  // `app.log` is read when a poll is served, after `app` exists.
+  const longPoll = longPollPath(deps, () => app.log, (method, route, status, seconds) => metrics.observeRequest(method, route, status, seconds));
   const server = serverOptions(deps.config);
   const app = Fastify({
     ...server,
@@ -80,7 +80,6 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     // would otherwise choose the address its rate limits count against.
     trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
   });
-  log = app.log;
   // Fastify answers 503 to requests that arrive while it closes; so the long-poll path hands them over.
   app.addHook("preClose", (done) => {
     longPoll.close();

@@ -47,7 +47,9 @@ async function buildContext(
 ): Promise<PublicContext | UserContext | SpectatorContext> {
   const subdomain = subdomainFromHost(request.headers.host, deps.config.externalHost);
   const base = { deps, request, reply, subdomain };
-  const spectator = ep.auth === "spectator" && parseBasicAuth(request.headers.authorization) === undefined;
+  // Parsed once: a "spectator" endpoint called without credentials is served to a spectator.
+  const credentials = ep.auth === "none" || ep.auth === "realm" ? undefined : parseBasicAuth(request.headers.authorization);
+  const spectator = ep.auth === "spectator" && credentials === undefined;
   if (ep.auth === "none" || ep.auth === "realm" || spectator) {
     // Unauthenticated calls are limited per client address (api_by_ip).
     if (deps.rateLimiter) reply.headers(await enforceRate(deps.rateLimiter, `ip:${request.ip}`, RATE_LIMIT_RULES.api_by_ip, deps.clock.now()));
@@ -55,21 +57,17 @@ async function buildContext(
   if (ep.auth === "none") {
     return { ...base, realm: (await getRealmBySubdomain(readTx(deps.store), subdomain)) ?? null };
   }
-  if (ep.auth === "realm") {
-    const realm = await getRealmBySubdomain(readTx(deps.store), subdomain);
-    if (!realm) throw nonexistentSubdomain();
-    return { ...base, realm };
-  }
-  if (spectator) {
-    // Zulip resolves the realm first (an unknown subdomain is "Invalid subdomain"), then refuses
-    // anonymous access unless the realm is web-public (zerver/views/users.py get_members_backend).
+  if (ep.auth === "realm" || spectator) {
     const tx = readTx(deps.store);
     const realm = await getRealmBySubdomain(tx, subdomain);
     if (!realm) throw nonexistentSubdomain();
+    if (!spectator) return { ...base, realm };
+    // Zulip resolves the realm first (an unknown subdomain is "Invalid subdomain"), then refuses
+    // anonymous access unless the realm is web-public (zerver/views/users.py get_members_backend).
     if (!(await realmAdmitsSpectators(tx, deps.config, realm))) throw unauthorized();
     return { ...base, realm, user: null };
   }
-  const { user, realm, stamp } = await authenticateApiKey(deps.store, parseBasicAuth(request.headers.authorization), subdomain);
+  const { user, realm, stamp } = await authenticateApiKey(deps.store, credentials, subdomain);
   noteUser(request, user, realm);
   const limits = await admitUser(deps, user, ep.allowWebhookBots ?? false);
   if (limits) reply.headers(limits);
