@@ -96,6 +96,10 @@ describe("the compose box of the web client", { skip: chromiumPath ? false : "ch
     await box.pressSequentially("lu");
     await list.getByRole("option", { name: /lunch/ }).waitFor({ timeout: TIMEOUT });
     await box.press("Enter");
+    // The topic is in and the list closed before the next mention starts (under CI load the next
+    // keystrokes could otherwise arrive while the list of the accepted topic was still closing).
+    await waitForCompose(alice, "Hey @**Bob Member** and @_**Alice Admin** and @*backend* see #**engineering** or #**engineering>lunch** ");
+    await list.waitFor({ state: "detached", timeout: TIMEOUT });
 
     // Escape closes the list and leaves the text alone.
     await box.pressSequentially("@al");
