@@ -14,6 +14,7 @@ import type { AppDeps } from "../deps.js";
 import { ApiError, invalidMessage, invalidParam, missingParam } from "../errors.js";
 import { normalizeTopic } from "../lib/topics.js";
 import { mergeSettings, settingOf } from "../lib/user-settings.js";
+import type { ChangeStamp } from "../store/change-stamp.js";
 import { readTx, type Tx } from "../store/db.js";
 import { getRecipientMembers } from "../store/channels.js";
 import { getSubscriberIds } from "../store/subscriptions.js";
@@ -46,8 +47,9 @@ async function receivers(tx: Tx, realmId: number, userIds: number[]): Promise<Li
   return (await getListedUsersByIds(tx, realmId, userIds)).filter(receives);
 }
 
-export async function checkSendTyping(deps: AppDeps, sender: UserRow, input: TypingInput): Promise<void> {
-  const tx = readTx(deps.store);
+/** `stamp`: the request's authentication stamp (UserContext.stamp), for the cached user lists. */
+export async function checkSendTyping(deps: AppDeps, sender: UserRow, input: TypingInput, stamp?: ChangeStamp | null): Promise<void> {
+  const tx = readTx(deps.store, stamp);
   const settings = mergeSettings(sender.settings);
   const senderRef = { user_id: sender.id, email: sender.email };
   if (input.type === "direct") {

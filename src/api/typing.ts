@@ -23,7 +23,7 @@ export const setTypingStatus = endpoint({
       to: type === "direct" ? params.to : undefined,
       streamId: type === "direct" ? undefined : params.stream_id,
       topic: type === "direct" ? undefined : params.topic,
-    });
+    }, ctx.stamp);
   },
 });
 

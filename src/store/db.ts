@@ -12,7 +12,7 @@ import { LongListPlugin } from "./long-lists.js";
 import { WideIntegerPlugin } from "./pg-wide-integers.js";
 import { loadOnFirstUse } from "../lib/load-on-first-use.js";
 import { openSqlite, type SqliteConnection } from "./sqlite.js";
-import { provideChangeStamps } from "./change-stamp.js";
+import { provideChangeStamps, provideSnapshotStamps, type ChangeStamp } from "./change-stamp.js";
 import { errorFields, logLine } from "../lib/log.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -49,6 +49,13 @@ export interface Tx {
    * data kept per root (realm-lists.ts) may serve a transaction whose own view proves them current.
    */
   root?: Kysely<DB>;
+  /**
+   * Outside a transaction: the change stamp of the request these reads serve, taken when it was
+   * authenticated (after it began): StampMemo checks its entries against it (change-stamp.ts).
+   * Only for a request that writes nothing before these reads: a memo filed under the stamp
+   * before its own write would still match it.
+   */
+  stamp?: ChangeStamp | null;
 }
 
 /** The PostgreSQL driver, loaded only by a server that uses PostgreSQL. */
@@ -135,6 +142,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     // 503 (http/error-handler.ts), so the event itself needs no further handling.
     pool.on("connect", (client) => client.on("error", () => undefined));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: options.log, plugins: [new LongListPlugin("postgres"), new WideIntegerPlugin()] });
+    provideSnapshotStamps(db);
     return {
       db,
       dialect: "postgres",
@@ -201,10 +209,11 @@ export async function transaction<T>(store: Store, fn: (tx: Tx) => Promise<T>): 
  * A read-only (autocommit) unit for queries that need no transaction. Never use it while a
  * transaction is open in the same flow: SQLite has one connection, and it would wait forever.
  */
-export function readTx(store: Store): Tx {
+export function readTx(store: Store, stamp?: ChangeStamp | null): Tx {
   return {
     db: store.db,
     dialect: store.dialect,
+    stamp,
     onCommit: () => {
       throw new Error("onCommit needs a transaction: use transaction(store, …)");
     },
