@@ -3,7 +3,7 @@
  * `app.inject()` and `main.ts` with a real socket. Tests of the HTTP layer itself pass their own
  * endpoint list (and a small body limit) to exercise the same plumbing without the real API.
  */
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import formbody from "@fastify/formbody";
 import { ENDPOINTS } from "./api/index.js";
@@ -51,18 +51,35 @@ export interface BuildOptions {
   metrics?: Metrics;
 }
 
+type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Each app's request callback (the long-poll path, then Fastify), for its other listeners. */
+const requestHandlers = new WeakMap<FastifyInstance, RequestHandler>();
+
+/**
+ * What the app's HTTP server does with a request: a cluster worker's forwarding server
+ * (cluster/queue-forwarding.ts) serves the same way, long-polls before Fastify included.
+ */
+export function requestHandlerOf(app: FastifyInstance): RequestHandler {
+  const handler = requestHandlers.get(app);
+  if (!handler) throw new Error("requestHandlerOf: not an app of buildApp");
+  return handler;
+}
+
 export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const metrics = opts.metrics ?? new Metrics();
   // GET /events long-polls are taken before Fastify when they are plain (http/events-long-poll.ts).
   // `app.log` is read when a poll is served, after `app` exists.
   const longPoll = longPollPath(deps, () => app.log, (method, route, status, seconds) => metrics.observeRequest(method, route, status, seconds));
   const server = serverOptions(deps.config);
+  let serveRequest: RequestHandler | undefined;
   const app = Fastify({
     ...server,
     serverFactory: (handler) => {
-      const http = createServer(server.http, (req, res) => {
-        if (!longPoll.take(req, res)) handler(req, res);
-      });
+      serveRequest = (req, res) => {
+        if (!longPoll.take(req, res, handler)) handler(req, res);
+      };
+      const http = createServer(server.http, serveRequest);
       // What Fastify sets on a server it makes itself (lib/server.js).
       http.keepAliveTimeout = server.keepAliveTimeout;
       http.requestTimeout = server.requestTimeout;
@@ -80,6 +97,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     // would otherwise choose the address its rate limits count against.
     trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
   });
+  if (serveRequest) requestHandlers.set(app, serveRequest);
   // Fastify answers 503 to requests that arrive while it closes; so the long-poll path hands them over.
   app.addHook("preClose", (done) => {
     longPoll.close();

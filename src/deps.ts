@@ -63,4 +63,6 @@ export interface QueueOwners {
     headers: IncomingHttpHeaders,
     onClientGone: (cancel: () => void) => void,
   ): Promise<IncomingMessage | "local" | "lost">;
+  /** The loopback port of the running worker that holds this queue, when that is another worker. */
+  ownerPort(queueId: string): number | undefined;
 }

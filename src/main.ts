@@ -8,7 +8,7 @@
 import cluster from "node:cluster";
 import { join } from "node:path";
 import type { FastifyListenOptions } from "fastify";
-import { buildApp } from "./app.js";
+import { buildApp, requestHandlerOf } from "./app.js";
 import { ensureInitialRealm } from "./bootstrap.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { systemClock, type AppDeps } from "./deps.js";
@@ -229,7 +229,8 @@ async function main(): Promise<void> {
     throw listenError(err, config);
   }
   if (link) {
-    const forwardPort = await link.serve((req, res) => app.routing(req, res));
+    // Forwarded polls are served as direct ones: on the long-poll path, before Fastify.
+    const forwardPort = await link.serve(requestHandlerOf(app));
     logLine("info", "worker ready", { worker, pid: process.pid, forward_port: forwardPort, store: store.dialect, redis: config.redisUrl ? "on" : "off", restored_queues: restored });
     return;
   }

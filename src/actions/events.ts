@@ -5,6 +5,7 @@
  */
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
+import type { ChangeStamp } from "../store/change-stamp.js";
 import { fetchInitialState } from "../events/state/index.js";
 import type { EventQueue, QueueEntry } from "../events/queue.js";
 import { QUEUE_IDLE_TIMEOUT_SECONDS } from "../events/registry.js";
@@ -14,6 +15,11 @@ import type { RealmRow, UserRow } from "../store/types.js";
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../version.js";
 
 export interface RegisterInput {
+  /**
+   * The request's authentication stamp (UserContext.stamp): the state's cached realm lists are
+   * checked against it. Register's only write (noteQueueUse) touches none of what the state reads.
+   */
+  stamp?: ChangeStamp | null;
   eventTypes: string[] | null;
   fetchEventTypes: string[] | null;
   narrow: Array<{ operator: string; operand: string | number | number[] }>;
@@ -52,7 +58,7 @@ export async function doRegister(deps: AppDeps, realm: RealmRow, user: UserRow, 
   await noteQueueUse(deps, queue);
   const state = await fetchInitialState(
     {
-      tx: readTx(deps.store),
+      tx: readTx(deps.store, input.stamp),
       deps,
       realm,
       user,

@@ -68,6 +68,7 @@ export const register = endpoint({
       capabilities: params.client_capabilities,
       idleQueueTimeoutSeconds: params.idle_queue_timeout,
       presenceHistoryDays: params.presence_history_limit_days,
+      stamp: ctx.stamp,
     });
   },
 });

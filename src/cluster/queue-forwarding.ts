@@ -18,6 +18,13 @@ import type { QueueOwners } from "../deps.js";
 /** Headers that describe one hop or the body, which the forwarded request carries afresh. */
 const NOT_FORWARDED = new Set(["connection", "keep-alive", "content-length", "content-type", "transfer-encoding", "expect", "upgrade"]);
 
+/** A request's headers as the owner receives them: this hop's own and the body's left out. */
+export function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !NOT_FORWARDED.has(name)) out[name] = value;
+  return out;
+}
+
 export class QueueForwarder implements QueueOwners {
   private ports: Record<number, number> = {};
 
@@ -26,6 +33,11 @@ export class QueueForwarder implements QueueOwners {
   /** The primary's table of live workers' forwarding ports. */
   setPorts(ports: Record<number, number>): void {
     this.ports = ports;
+  }
+
+  ownerPort(queueId: string): number | undefined {
+    const owner = queueOwnerIndex(queueId);
+    return owner === null || owner === this.ownIndex ? undefined : this.ports[owner];
   }
 
   async forward(
@@ -39,11 +51,9 @@ export class QueueForwarder implements QueueOwners {
     if (owner === null || owner === this.ownIndex) return "local";
     const port = this.ports[owner];
     if (port === undefined) return "lost";
-    const forwardedHeaders: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(headers)) if (value !== undefined && !NOT_FORWARDED.has(name)) forwardedHeaders[name] = value;
     return new Promise((resolve) => {
       const upstream = httpRequest(
-        { host: "127.0.0.1", port, method, path: `/api/v1/events?${new URLSearchParams(query).toString()}`, headers: forwardedHeaders },
+        { host: "127.0.0.1", port, method, path: `/api/v1/events?${new URLSearchParams(query).toString()}`, headers: forwardedHeaders(headers) },
         (answer) => resolve(answer),
       );
       // The owner stopped between the table and now: its queues went with it.

@@ -10,8 +10,8 @@
  *
  * It takes only the plain, well-formed request every client sends (queue_id, optional
  * last_event_id and dont_block in their canonical spellings, no body) for a queue this process
- * holds; anything else — an unusual spelling, an extra parameter, a queue of another worker to
- * forward to, a server that is closing — goes to Fastify's route, which answers as always. So
+ * holds, or relayed to the worker holding it (http/forwarded-poll.ts); anything else — an unusual
+ * spelling, an extra parameter, a server that is closing — goes to Fastify's route, which answers as always. So
  * nothing a client can send gets a different answer here than there: errors thrown on the way
  * (401, 429, BAD_EVENT_QUEUE_ID, a store outage) are answered as the error handler answers them
  * (error-handler.ts `errorAnswer`). test/http/events-long-poll.test.ts compares the two paths.
@@ -25,6 +25,7 @@ import { eventsJson } from "../events/queue.js";
 import { stringifyWithJsonText } from "../lib/json-text.js";
 import { authenticateApiKey, parseBasicAuth } from "./auth.js";
 import { errorAnswer } from "./error-handler.js";
+import { relayPollToOwner } from "./forwarded-poll.js";
 import { setSecurityHeaders } from "./hardening.js";
 import { subdomainFromHost } from "./realm-host.js";
 import { requestIdFor, writeRequestLine, type RequestNotes } from "./request-log.js";
@@ -74,9 +75,14 @@ export function plainPollQuery(search: string): PollRequest | null {
   return queueId === undefined ? null : { queueId, lastEventId, dontBlock: dontBlock ?? false };
 }
 
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
 export interface LongPollPath {
-  /** Serves the request and returns true, or returns false and leaves it untouched. */
-  take(req: IncomingMessage, res: ServerResponse): boolean;
+  /**
+   * Serves the request and returns true, or returns false and leaves it untouched. `fallback`
+   * (Fastify's handler) answers a relayed poll whose owner could not be reached.
+   */
+  take(req: IncomingMessage, res: ServerResponse, fallback: Handler): boolean;
   /** From now on every request goes to Fastify (which answers 503 while it closes). */
   close(): void;
 }
@@ -91,7 +97,7 @@ export function longPollPath(deps: AppDeps, log: () => FastifyBaseLogger, observ
     close() {
       closing = true;
     },
-    take(req, res) {
+    take(req, res, fallback) {
       if (closing || req.method !== "GET") return false;
       const url = req.url;
       if (url === undefined || !url.startsWith(PATH)) return false;
@@ -99,9 +105,21 @@ export function longPollPath(deps: AppDeps, log: () => FastifyBaseLogger, observ
       if (headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined) return false;
       const poll = plainPollQuery(url.slice(PATH.length));
       if (poll === null) return false;
-      // Only a queue this process holds: the endpoint forwards another worker's queue to it
-      // (cluster/queue-forwarding.ts) and answers BAD_EVENT_QUEUE_ID for an unknown one.
-      if (deps.queues.get(poll.queueId) === undefined) return false;
+      // A queue this process holds, or one a running worker holds (relayed to it as it came);
+      // the endpoint answers BAD_EVENT_QUEUE_ID for any other.
+      if (deps.queues.get(poll.queueId) === undefined) {
+        const port = deps.queueOwners?.ownerPort(poll.queueId);
+        if (port === undefined) return false;
+        const started = process.hrtime.bigint();
+        const requestId = requestIdFor(req);
+        relayPollToOwner(port, req, res, requestId, fallback, (status) => {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          observe?.("GET", ROUTE, status, ms / 1000);
+          // The owner's own line names the user; this worker only relayed.
+          writeRequestLine(log(), { method: "GET", route: ROUTE, url, status, ms, notes: {}, ip: () => clientAddress(req) }, requestId);
+        });
+        return true;
+      }
       serve(deps, req, res, poll, log, observe, clientAddress).catch((err: unknown) => {
         // Only writing the answer or its log line can fail here; the request's own errors are answered above.
         log().error({ err }, "long-poll answer failed");

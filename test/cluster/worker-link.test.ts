@@ -94,5 +94,11 @@ describe("cluster worker link", () => {
     assert.equal(await forwarder.forward("w0-abc:1:def", "GET", {}, {}, never), "local");
     assert.equal(await forwarder.forward("abc:1:def", "GET", {}, {}, never), "local");
     assert.equal(await forwarder.forward("w1-abc:1:def", "GET", {}, {}, never), "lost");
+    // The long-poll path relays to a port only for another worker's queue, and only while it runs.
+    assert.equal(forwarder.ownerPort("w1-abc:1:def"), undefined);
+    forwarder.setPorts({ 0: 4000, 1: 4001 });
+    assert.equal(forwarder.ownerPort("w1-abc:1:def"), 4001);
+    assert.equal(forwarder.ownerPort("w0-abc:1:def"), undefined);
+    assert.equal(forwarder.ownerPort("abc:1:def"), undefined);
   });
 });
