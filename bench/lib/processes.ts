@@ -99,6 +99,22 @@ export interface Memory {
   hwm: number;
 }
 
+/** The process and its children (a cluster primary's workers), from /proc. */
+export function processTree(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    return [pid, ...children.flatMap(processTree)];
+  } catch {
+    return [pid];
+  }
+}
+
+/** CPU seconds of a process and its children (a cluster's primary and workers). */
+export const treeCpu = (pid: number) => processTree(pid).reduce((sum, p) => sum + (cpuSeconds(p) || 0), 0);
+
+/** Resident memory of a process and its children, MiB. */
+export const treeRss = (pid: number) => processTree(pid).reduce((sum, p) => sum + (memory(p).rss || 0), 0);
+
 /** VmRSS and VmHWM from /proc/<pid>/status (NaN without /proc). */
 export function memory(pid: number): Memory {
   const path = `/proc/${pid}/status`;

@@ -14,7 +14,7 @@ import { authHeaders, type Context } from "../lib/context.js";
 import { HttpClient, quantile } from "../lib/http.js";
 import { loadAverage } from "../lib/measure.js";
 import { deliveryRound, Poller, registerAll, sharedAbort, type Round } from "../lib/pollers.js";
-import { cpuSeconds, memory, waitForIdle } from "../lib/processes.js";
+import { processTree, treeCpu, treeRss, waitForIdle } from "../lib/processes.js";
 import type { Row } from "../lib/report.js";
 import { pollers as pollingUsers, ROLES, type BenchUser } from "../lib/seed.js";
 import { DELIVERY_TIMEOUT_MS, merge, SETTLE_MAX_MS } from "./s6-fanout.js";
@@ -43,8 +43,10 @@ async function createChannel(http: HttpClient, owner: BenchUser, name: string, m
   }
 }
 
-async function runFor(ctx: Context, n: number): Promise<Row> {
-  const parley = ctx.big.parley;
+/** `parley`: the server to run against (the big store's single process by default; S14 passes a cluster). */
+export async function runFor(ctx: Context, n: number, parley: { port: number; pid: number } = ctx.big.parley): Promise<Row> {
+  // Every process of the server: a cluster's primary and workers.
+  const pids = () => processTree(parley.pid);
   const [owner, sender] = [ctx.org.users[ROLES.owner], ctx.org.users[ROLES.sender]];
   const members = pollingUsers(ctx.org, ctx.opts.sizes.shape).slice(0, n);
   const channel = `s12-${n}-${Date.now()}`;
@@ -64,7 +66,7 @@ async function runFor(ctx: Context, n: number): Promise<Row> {
     // Steady: one message at a time.
     const senderMs: number[] = [];
     const rounds: Round[] = [];
-    const ready = () => waitForIdle([parley.pid], ctx.opts.sizes.quietMs, SETTLE_MAX_MS);
+    const ready = () => waitForIdle(pids(), ctx.opts.sizes.quietMs, SETTLE_MAX_MS);
     for (let i = 0; i < Math.max(STEADY_ROUNDS, ctx.opts.sizes.deliveryRounds); i++) {
       const nonce = `s12-${i}-${Date.now()}`;
       const match = (e: Record<string, any>) => e.type === "message" && String(e.message?.content).includes(nonce); // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -79,7 +81,7 @@ async function runFor(ctx: Context, n: number): Promise<Row> {
     const draining = Promise.all(pollers.map((p) => p.drain(stopPolling.signal)));
     draining.catch(() => undefined); // awaited below
     await ready();
-    const cpuBefore = cpuSeconds(parley.pid);
+    const cpuBefore = treeCpu(parley.pid);
     const started = performance.now();
     let sent = 0;
     while (performance.now() - started < ctx.opts.sizes.seconds * 1000) {
@@ -88,10 +90,10 @@ async function runFor(ctx: Context, n: number): Promise<Row> {
     }
     const sendSeconds = (performance.now() - started) / 1000;
     // Deliveries still under way when the sending stops are counted until the server is idle.
-    await waitForIdle([parley.pid], ctx.opts.sizes.quietMs, SETTLE_MAX_MS);
+    await waitForIdle(pids(), ctx.opts.sizes.quietMs, SETTLE_MAX_MS);
     const seconds = (performance.now() - started) / 1000;
-    const cpu = cpuSeconds(parley.pid) - cpuBefore;
-    const mem = memory(parley.pid);
+    const cpu = treeCpu(parley.pid) - cpuBefore;
+    const rss = treeRss(parley.pid);
     stopPolling.abort();
     await draining;
     const deliveries = pollers.reduce((s, p) => s + p.received, 0) - receivedBefore;
@@ -128,7 +130,7 @@ async function runFor(ctx: Context, n: number): Promise<Row> {
         `N = ${n}: steady ${steady.latencies.length} deliveries (${steady.missing} missing), delivery p50 ${p50.toFixed(1)} / p99 ${p99.toFixed(1)} ms, ` +
         `sender p50 ${senderP50.toFixed(1)} / p99 ${quantile(senderMs, 0.99).toFixed(1)} ms; saturated ${sent} messages in ${sendSeconds.toFixed(1)} s ` +
         `(${(sent / sendSeconds).toFixed(0)}/s accepted), ${deliveries} of ${sent * n} deliveries in ${seconds.toFixed(1)} s = ${perSecond.toFixed(0)}/s, ` +
-        `server CPU ${((cpu / Math.max(1, deliveries)) * 1e6).toFixed(1)} µs per delivery, RSS ${mem.rss.toFixed(0)} MiB`,
+        `server CPU ${((cpu / Math.max(1, deliveries)) * 1e6).toFixed(1)} µs per delivery, RSS ${rss.toFixed(0)} MiB`,
       load: loadAverage(),
     };
   } finally {

@@ -1,5 +1,5 @@
 /**
- * S14 (issue 21, item 5): S1, S2 and S3 served by one process and by a cluster of N workers
+ * S14 (issue 21, item 5): S1, S2 and S3 (and S12's fan-out at N = 200, reported) served by one process and by a cluster of N workers
  * (WORKERS = the cores here) on the same store, one after the other at the same concurrency; the
  * ratio of N workers' requests/s to one process's is the row's. CPU per request is given for the
  * server (the primary and every worker) and with the load generator's CPU added (autocannon runs
@@ -7,21 +7,23 @@
  * which bounds what N workers can show. Each pair runs twice in mirrored order (1, N, N, 1) so a
  * drift of the machine's load hits both alike. Target: ≥ 1.6× with 2 workers.
  */
-import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../test/helpers/server-process.js";
 import { authHeaders, DB_CONNECTIONS, PIPELINE_CONNECTIONS, type Context } from "../lib/context.js";
 import { loadAverage, loadTest, type LoadSpec } from "../lib/measure.js";
 import { startParley } from "../lib/parley.js";
-import { cpuSeconds, stop, waitForIdle, type Child } from "../lib/processes.js";
+import { processTree, stop, treeCpu, waitForIdle, type Child } from "../lib/processes.js";
 import { formatInt, type Row } from "../lib/report.js";
 import { ROLES } from "../lib/seed.js";
 import { loadSpec, type ApiRequest } from "./requests.js";
 import { sendToHundred } from "./s2-send.js";
 import { topicNarrow } from "./s3-fetch.js";
+import { runFor } from "./s12-channel-fanout.js";
 
 const TARGET_RATIO = 1.6;
+/** Members of the fan-out comparison (S12's smaller size). */
+const S12_MEMBERS = 200;
 
 interface Run {
   rps: number;
@@ -32,18 +34,6 @@ interface Run {
   serverCpuS: number;
   generatorCpuS: number;
 }
-
-/** The process and its children (a cluster primary's workers), from /proc. */
-function processTree(pid: number): number[] {
-  try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-    return [pid, ...children.flatMap(processTree)];
-  } catch {
-    return [pid];
-  }
-}
-
-const treeCpu = (pid: number) => processTree(pid).reduce((sum, p) => sum + (cpuSeconds(p) || 0), 0);
 
 /** One run against the primary's whole process tree (loadTest with a cluster's CPU). */
 async function measure(spec: LoadSpec, seconds: number, warmupSeconds: number, serverPid: number): Promise<Run> {
@@ -130,6 +120,24 @@ export async function s14(ctx: Context): Promise<Row[]> {
         load,
       });
     }
+    // Fan-out (S12's saturated sends to N long-polling members) with one process and with the
+    // cluster: half the polls arrive at the worker that does not hold their queue and are relayed.
+    const n = Math.min(S12_MEMBERS, ctx.opts.sizes.shape.pollers);
+    const oneFanout = await runFor(ctx, n);
+    const manyFanout = await runFor(ctx, n, cluster);
+    const load = loadAverage();
+    rows.push({
+      id: `S14/S12`,
+      rps: manyFanout.rps,
+      p50: manyFanout.p50,
+      p99: manyFanout.p99,
+      baseline: `1 process ${formatInt(oneFanout.rps ?? 0)} deliveries/s`,
+      ratio: (manyFanout.rps ?? 0) / Math.max(1, oneFanout.rps ?? 0),
+      target: "reported (deliveries/s)",
+      pass: null,
+      note: `${workers} workers vs 1 process, N = ${n}. 1 process: ${oneFanout.note}. ${workers} workers: ${manyFanout.note}`,
+      load,
+    });
     return rows;
   } finally {
     await stop(cluster);
