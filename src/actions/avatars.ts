@@ -7,6 +7,7 @@
  * (user_avatar_url_field_optional) fetch avatars this way. Anonymous visitors may use the id form
  * only, and only where the realm lets spectators in.
  */
+import { realmAdmitsSpectators } from "../access/spectators.js";
 import { loadUserAccess, userIdFromSegment } from "../access/users.js";
 import type { AppDeps } from "../deps.js";
 import { unauthorized } from "../errors.js";
@@ -15,15 +16,12 @@ import { readTx } from "../store/db.js";
 import type { RealmRow, UserRow } from "../store/types.js";
 import { getUserByApiEmail, getUserById } from "../store/users.js";
 
-/** Zulip's allow_web_public_streams_access: the server allows web-public channels and the realm spectators. */
-export function spectatorsAllowed(deps: AppDeps, realm: RealmRow): boolean {
-  return deps.config.webPublicStreamsEnabled && realm.enable_spectator_access;
-}
-
 export async function getAvatarRedirect(deps: AppDeps, realm: RealmRow, viewer: UserRow | null, key: string, medium: boolean): Promise<string> {
   const id = userIdFromSegment(key);
-  if (viewer === null && (id === null || !spectatorsAllowed(deps, realm))) throw unauthorized();
   const tx = readTx(deps.store);
+  // Zulip's allow_web_public_streams_access: the server and the realm allow spectators, and the
+  // realm has a web-public channel (access/spectators.ts, as the API's spectator gate asks).
+  if (viewer === null && (id === null || !(await realmAdmitsSpectators(tx, deps.config, realm)))) throw unauthorized();
   const user = id !== null ? await getUserById(tx, realm.id, id) : await getUserByApiEmail(tx, realm.id, key);
   if (user && viewer !== null && !(await loadUserAccess(tx, viewer)).canAccess(user)) return INACCESSIBLE_USER_AVATAR_PATH;
   if (user) return fullAvatarUrl(user, deps.config.enableGravatar, medium);

@@ -77,14 +77,21 @@ for (const kind of STORE_KINDS) {
       }
     });
 
-    it("lets spectators use /avatar/{id} only where the realm admits them, and never by email", async () => {
+    it("lets spectators use /avatar/{id} only where the realm admits them (a web-public channel too), and never by email", async () => {
       assert.equal((await fetchUrl(t, null, `/avatar/${t.users.hamlet.id}`)).status, 401);
       assert.equal((await fetchUrl(t, null, "/avatar/hamlet@zulip.test", { cookie: "sessionid=stale" })).status, 401);
       assert.equal((await t.as("desdemona").patch("/realm", { enable_spectator_access: true })).status, 200);
+      let webPublic: number | undefined;
       try {
+        // Zulip's allow_web_public_streams_access also needs a web-public channel to exist.
+        assert.equal((await fetchUrl(t, null, `/avatar/${t.users.hamlet.id}`)).status, 401);
+        const created = await t.as("desdemona").post("/channels/create", { name: "avatars in public", subscribers: [], is_web_public: true });
+        assert.equal(created.status, 200, JSON.stringify(created.body));
+        webPublic = created.body.id as number;
         assert.equal((await fetchUrl(t, null, `/avatar/${t.users.hamlet.id}`)).status, 302);
         assert.equal((await fetchUrl(t, null, "/avatar/hamlet@zulip.test")).status, 401);
       } finally {
+        if (webPublic !== undefined) await t.as("desdemona").delete(`/streams/${webPublic}`);
         await t.as("desdemona").patch("/realm", { enable_spectator_access: false });
       }
     });
