@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError, type Config } from "../config.js";
 import { newRedisClient } from "../lib/redis-keys.js";
+import { sql } from "kysely";
 import { openStore, pingStore, type Store } from "../store/db.js";
 
 const DEPENDENCY_TIMEOUT_MS = 5_000;
@@ -86,7 +87,28 @@ export async function openAnsweringStore(config: Config, open: typeof openStore 
         : "check the file's permissions, or point DATABASE_URL elsewhere";
     throw new ConfigError("DATABASE_URL", `${withoutPassword(config.databaseUrl)} does not answer (${(err as Error).message}); ${hint}`);
   }
+  if (store.dialect === "postgres") {
+    const { rows } = await sql<{ server_version_num: string; server_version: string }>`SELECT current_setting('server_version_num') AS server_version_num, current_setting('server_version') AS server_version`.execute(store.db);
+    const tooOld = postgresVersionProblem(Number(rows[0]?.server_version_num), rows[0]?.server_version ?? "unknown");
+    if (tooOld) {
+      await store.close().catch(() => undefined);
+      throw new ConfigError("DATABASE_URL", `${withoutPassword(config.databaseUrl)}: ${tooOld}`);
+    }
+  }
   return store;
+}
+
+/**
+ * The oldest PostgreSQL Parley runs on: 13, for `pg_current_snapshot()`, which every authenticated
+ * request's statement reads (store/auth-rows.ts, store/change-stamp.ts). 12 and older are past
+ * their end of life.
+ */
+export const MIN_POSTGRES_VERSION_NUM = 130000;
+
+/** Why a PostgreSQL server of this version cannot serve Parley, or null when it can. */
+export function postgresVersionProblem(versionNum: number, version: string): string | null {
+  if (Number.isFinite(versionNum) && versionNum >= MIN_POSTGRES_VERSION_NUM) return null;
+  return `PostgreSQL ${version} is too old: Parley needs PostgreSQL 13 or later`;
 }
 
 /** One PING on a throw-away connection, before anything subscribes. */
