@@ -4,11 +4,11 @@
  * "the owner" holds the queues; "the relay" holds none and names the owner's port for them. What
  * must hold: the owner's answer comes back as it is (status, body, headers, one request id), both
  * apps skip Fastify's route, the owner does the checking (a bad key is its 401), and a poll whose
- * owner cannot be reached goes to the relay's route, which answers as before.
+ * owner cannot be reached (it hangs up) goes to the relay's route, which answers as before.
  */
 import assert from "node:assert/strict";
-import { createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request } from "node:http";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
@@ -125,13 +125,9 @@ for (const kind of STORE_KINDS) {
 
     it("hands a poll whose owner cannot be reached to the relay's route, which answers as before", async () => {
       const queue = await register(r.users.hamlet);
-      // A port nobody listens on: the owner stopped since the primary's last table.
-      const closed = await new Promise<number>((resolve) => {
-        const s = createServer().listen(0, "127.0.0.1", () => {
-          const port = (s.address() as AddressInfo).port;
-          s.close(() => resolve(port));
-        });
-      });
+      // An owner that hangs up without answering, as one stopping since the primary's last table does.
+      const hangingUp = createNetServer((socket) => socket.destroy());
+      const closed = await new Promise<number>((resolve) => hangingUp.listen(0, "127.0.0.1", () => resolve((hangingUp.address() as AddressInfo).port)));
       named = closed;
       try {
         const before = routed.relay;
@@ -144,6 +140,7 @@ for (const kind of STORE_KINDS) {
         assert.equal(anonymous.status, 401);
       } finally {
         named = ownerPort;
+        hangingUp.close();
       }
     });
   });
