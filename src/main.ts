@@ -31,6 +31,8 @@ import { checkPortFree, checkRedisAnswers, checkWritablePaths, listenError, open
 import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL } from "./version.js";
 import { runPrimary } from "./cluster/primary.js";
 import { startWorkerLink } from "./cluster/worker.js";
+import { IpcWriteGate } from "./cluster/write-gate.js";
+import type { IpcChannel } from "./cluster/ipc-bus.js";
 import { IpcEventBus } from "./cluster/ipc-bus.js";
 
 /** How often idle event queues are collected. */
@@ -123,6 +125,8 @@ async function main(): Promise<void> {
   });
   // A worker's link to the primary: the event bus without Redis, and where the other workers are.
   const link = worker !== null ? startWorkerLink(worker, eventSystem.queues) : null;
+  // SQLite: the workers write one at a time, each waiting for its turn without blocking (cluster/write-gate.ts).
+  if (worker !== null && store.dialect === "sqlite") store.writeGate = new IpcWriteGate(process as IpcChannel, (seconds) => metrics.observeWriteTurnWait(seconds));
   const deps: AppDeps = {
     queueOwners: link?.forwarder,
     config,

@@ -13,7 +13,10 @@ export type WorkerToPrimary =
   /** Listening on the port; forwarded GET/DELETE /events reach it on 127.0.0.1:`forwardPort`. */
   | { parley: "ready"; forwardPort: number }
   /** Users whose first queue taking message events appeared here (present) or whose last went. */
-  | { parley: "message-queue-users"; userIds: number[]; present: boolean };
+  | { parley: "message-queue-users"; userIds: number[]; present: boolean }
+  /** SQLite: this worker asks for the write turn (`write-turn` back) and gives it back (write-gate.ts). */
+  | { parley: "write-turn"; id: number }
+  | { parley: "write-done"; id: number };
 
 export type PrimaryToWorker =
   | { parley: "deliver"; event: ChatEvent; userIds: readonly number[]; publishedAt: number }
@@ -21,7 +24,9 @@ export type PrimaryToWorker =
   /** Where each live worker takes forwarded requests (worker index → port); sent on every change. */
   | { parley: "owners"; ports: Record<number, number> }
   /** Another worker's users with message queues changed; `reset` first forgets what it had. */
-  | { parley: "remote-message-queue-users"; worker: number; userIds: number[]; present: boolean; reset?: boolean };
+  | { parley: "remote-message-queue-users"; worker: number; userIds: number[]; present: boolean; reset?: boolean }
+  /** SQLite: the write turn this worker asked for is its own now. */
+  | { parley: "write-turn"; id: number };
 
 export function isParleyMessage<T extends { parley: string }>(value: unknown): value is T {
   return typeof value === "object" && value !== null && typeof (value as { parley?: unknown }).parley === "string";

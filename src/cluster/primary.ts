@@ -15,6 +15,7 @@ import cluster, { type Worker } from "node:cluster";
 import type { Config } from "../config.js";
 import { logLine } from "../lib/log.js";
 import { isParleyMessage, type PrimaryToWorker, type WorkerToPrimary } from "./messages.js";
+import { WriteTurns } from "./write-gate.js";
 
 /** A worker that keeps dying at once is forked again after a growing pause, up to this. */
 const MAX_RESTART_DELAY_MS = 30_000;
@@ -40,6 +41,11 @@ export function runPrimary(config: Config, relayEvents: boolean): void {
     index, worker: null, ready: false, everReady: false, startedAt: 0, restarts: 0, forwardPort: null, messageQueueUsers: new Set(),
   }));
   let stopping = false;
+  // SQLite: one writer at a time across the workers (write-gate.ts).
+  const turns = new WriteTurns();
+  const announce = (turn: { worker: number; id: number } | null) => {
+    if (turn) sendTo(slots[turn.worker], { parley: "write-turn", id: turn.id });
+  };
 
   const live = () => slots.filter((s) => s.worker && s.ready);
   const sendTo = (slot: Slot, message: PrimaryToWorker) => {
@@ -72,6 +78,12 @@ export function runPrimary(config: Config, relayEvents: boolean): void {
       case "flush":
         sendTo(slot, { parley: "flushed", token: message.token });
         return;
+      case "write-turn":
+        announce(turns.request(slot.index, message.id));
+        return;
+      case "write-done":
+        announce(turns.done(slot.index, message.id));
+        return;
       case "message-queue-users":
         for (const id of message.userIds) {
           if (message.present) slot.messageQueueUsers.add(id);
@@ -103,6 +115,7 @@ export function runPrimary(config: Config, relayEvents: boolean): void {
     slot.worker = null;
     slot.ready = false;
     slot.messageQueueUsers.clear();
+    announce(turns.drop(slot.index));
     for (const s of live()) sendTo(s, { parley: "remote-message-queue-users", worker: slot.index, userIds: [], present: false, reset: true });
     broadcastOwners();
     if (stopping) {

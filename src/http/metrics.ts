@@ -19,6 +19,7 @@ export class Metrics {
   private readonly requests: Counter<"method" | "route" | "status">;
   private readonly durations: Histogram<"method" | "route" | "status">;
   private readonly delivery: Histogram;
+  private readonly writeTurnWait: Histogram;
   /**
    * The counter and histogram children of each (method, route, status) seen: prom-client hashes
    * and validates a label object on every inc/observe, a few µs per request (issue 21); a child
@@ -43,6 +44,12 @@ export class Metrics {
       buckets: DELIVERY_BUCKETS,
       registers,
     });
+    this.writeTurnWait = new Histogram({
+      name: "parley_sqlite_write_turn_wait_seconds",
+      help: "Cluster workers on SQLite: how long a transaction waited for its turn to write (cluster/write-gate.ts).",
+      buckets: DELIVERY_BUCKETS,
+      registers,
+    });
     new Gauge({ name: "parley_build_info", help: "Parley's version (always 1).", labelNames: ["version"], registers }).set({ version: PARLEY_VERSION }, 1);
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
   }
@@ -61,6 +68,10 @@ export class Metrics {
 
   observeDelivery(event: ChatEvent, latencyMs: number): void {
     if (event.type === "message") this.delivery.observe(Math.max(0, latencyMs) / 1000);
+  }
+
+  observeWriteTurnWait(seconds: number): void {
+    this.writeTurnWait.observe(seconds);
   }
 
   /** Gauges read from the app's state when scraped. */

@@ -28,7 +28,14 @@ export interface Store {
   checkpointer?: Checkpointer;
   /** PostgreSQL only: the connection pool's occupancy (GET /metrics). */
   poolStats?(): PoolStats;
+  /** SQLite in a cluster worker: the write turn every transaction waits for first (cluster/write-gate.ts). */
+  writeGate?: WriteGate;
   close(): Promise<void>;
+}
+
+/** Hands out turns to write, one at a time; `acquire` resolves with the function giving it back. */
+export interface WriteGate {
+  acquire(): Promise<() => void>;
 }
 
 export interface PoolStats {
@@ -189,9 +196,16 @@ export function isStoreUnavailable(err: unknown): boolean {
  */
 export async function transaction<T>(store: Store, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const callbacks: Array<() => void> = [];
-  const result = await store.db.transaction().execute((trx) =>
-    fn({ db: trx, dialect: store.dialect, onCommit: (cb) => callbacks.push(cb), root: store.db }),
-  );
+  // In a cluster on SQLite, the turn comes first: waiting for it blocks nothing (write-gate.ts).
+  const release = store.writeGate ? await store.writeGate.acquire() : null;
+  let result: T;
+  try {
+    result = await store.db.transaction().execute((trx) =>
+      fn({ db: trx, dialect: store.dialect, onCommit: (cb) => callbacks.push(cb), root: store.db }),
+    );
+  } finally {
+    release?.();
+  }
   store.checkpointer?.wake();
   // The data is committed: a failing callback (a bus listener) must neither turn the response
   // into an error nor stop the remaining callbacks.

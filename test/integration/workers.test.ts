@@ -5,6 +5,7 @@
  * whatever the kernel's choice of worker for a connection:
  * - a queue registered on one worker is polled and deleted through the other (forwarded);
  * - a message sent through one worker reaches a long-poll parked on the other;
+ * - writes sent through both workers at once all land (SQLite: one writer at a time, by turns);
  * - a killed worker is started again by the primary, and its clients get BAD_EVENT_QUEUE_ID once
  *   and register again;
  * - scheduled messages are sent once each while both workers deliver;
@@ -115,6 +116,27 @@ for (const kind of STORE_KINDS) {
           const res = await client(ports.get(1 - q.index)!.forward_port, world.member).call("GET", "/events", { queue_id: q.id, last_event_id: q.last, dont_block: true });
           return (res.body.events as Array<{ message: { id: number } }>).some((e) => e.message.id === second.body.id);
         });
+      }
+    });
+
+    it("writes through both workers at once, one at a time, each worker answering meanwhile", async () => {
+      const sends = Array.from({ length: 24 }, (_, i) =>
+        client(ports.get(i % 2)!.forward_port, world.owner).call("POST", "/messages", { type: "stream", to: channelId, topic: "both at once", content: `concurrent ${i}` }),
+      );
+      // Reads keep being answered on both while the writes queue for their turns.
+      const reads = [0, 1].map((index) => client(ports.get(index)!.forward_port, world.member).call("GET", "/users/me"));
+      const sent = await Promise.all(sends);
+      for (const res of sent) assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(new Set(sent.map((r) => r.body.id)).size, sends.length, "every message stored once");
+      for (const res of await Promise.all(reads)) assert.equal(res.status, 200);
+      assert.doesNotMatch(world.server!.stdout(), /database is locked/);
+      if (kind === "sqlite") {
+        // Each worker's transactions waited for their turns (cluster/write-gate.ts).
+        for (const index of [0, 1]) {
+          const metrics = await (await fetch(`http://127.0.0.1:${ports.get(index)!.forward_port}/metrics`)).text();
+          const count = Number(/^parley_sqlite_write_turn_wait_seconds_count (\d+)/m.exec(metrics)?.[1] ?? 0);
+          assert.ok(count >= sends.length / 2, `worker ${index}: ${count} turns`);
+        }
       }
     });
 
