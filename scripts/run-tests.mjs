@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const SUMMARY = join("test", "contract", "contract-summary.test.ts");
-const TIMINGS_REPORTER = fileURLToPath(new URL("test-timings-reporter.mjs", import.meta.url));
+const DRIVER = fileURLToPath(new URL("test-driver.mjs", import.meta.url));
 const TIMINGS_FILE = fileURLToPath(new URL("test-timings.json", import.meta.url));
 /** Where a new file, not yet timed, starts: after the few long files, before the many short ones. */
 const UNKNOWN_SECONDS = 30;
@@ -43,20 +43,17 @@ function knownTimings() {
   }
 }
 
-/** Longest first (node's runner starts files in the order given), ties by name. */
+/** Longest first (test-driver.mjs starts files in the order given), ties by name. */
 function longestFirst(files) {
   const known = knownTimings();
   const seconds = (f) => known[join(f)] ?? UNKNOWN_SECONDS;
   return [...files].sort((a, b) => seconds(b) - seconds(a) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** Runs `files`; the wall time of each file goes, one JSON line each, to `timingsFile`. */
+/** Runs `files` in this order (test-driver.mjs); the wall time of each file goes, one JSON line each, to `timingsFile`. */
 function run(files, env, timingsFile) {
   if (files.length === 0) return Promise.resolve(0);
-  // Naming a reporter replaces node's default one, which is spec on a terminal and TAP otherwise.
-  const reporters = ["--test-reporter", process.stdout.isTTY ? "spec" : "tap", "--test-reporter-destination", "stdout"];
-  reporters.push("--test-reporter", TIMINGS_REPORTER, "--test-reporter-destination", timingsFile);
-  const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...reporters, ...files], { stdio: "inherit", env });
+  const child = spawn(process.execPath, ["--import", "tsx", DRIVER, timingsFile, ...files], { stdio: "inherit", env });
   return new Promise((resolve) => {
     child.on("error", () => resolve(1));
     child.on("exit", (code) => resolve(code ?? 1));
