@@ -18,7 +18,7 @@ import { updateUser } from "../../src/store/users.js";
 import { readTx } from "../../src/store/db.js";
 import { hashPassword } from "../../src/lib/secrets.js";
 import { installContractHooks } from "./contract/hook.js";
-import { openTestStore, type StoreKind, type TestStore, type TestStoreOptions } from "./stores.js";
+import { CAN_SNAPSHOT_POSTGRES, openTestStore, snapshotTestStore, type StoreKind, type StoreSnapshot, type TestStore, type TestStoreOptions } from "./stores.js";
 
 // Every answer and event of the apps this process builds is held to Zulip's API contract.
 installContractHooks();
@@ -133,30 +133,26 @@ export async function grantCanCreateUsers(store: Store, userId: number): Promise
   await transaction(store, (tx) => updateUser(tx, userId, { can_create_users: true }));
 }
 
-export async function createTestRealm(kind: StoreKind, configOverrides: Partial<Config> = {}, storeOptions: TestStoreOptions = {}): Promise<TestRealm> {
-  const testStore = await openTestStore(kind, storeOptions);
-  const clock = new FakeClock();
-  const events = new LocalEventBus();
-  const published: PublishedEvent[] = [];
-  events.subscribe((event, userIds) => published.push({ event, userIds: [...userIds] }));
-  const queues = new QueueRegistry();
-  events.subscribe((event, userIds) => queues.deliver(event, userIds));
-  const base = testDeps(testStore.store, configOverrides, clock);
-  const presence = new PresenceService(testStore.store, events, { limitToAccessible: base.config.canAccessAllUsersGroupLimitsPresence });
-  const deps: AppDeps = { ...base, events, queues, presence };
-  if (configOverrides.rateLimiting) deps.rateLimiter = new MemoryRateCounter();
+/** The standard realm's id and users, as a store holding it (or a copy of that store) has them. */
+interface StandardRealm {
+  realmId: number;
+  users: Record<UserName, TestUser>;
+}
+
+/** Creates the standard realm (subdomain "zulip") and its users in an empty store. */
+async function populateStandardRealm(store: Store, clock: Clock): Promise<StandardRealm> {
   const subdomain = "zulip";
   const { realmId, owner } = await checkCreateRealm(
-    deps.store,
+    store,
     { subdomain, name: "Zulip Dev", ownerEmail: "desdemona@zulip.test", ownerName: "Desdemona", ownerPassword: PASSWORD },
     clock.now(),
   );
   const users = { desdemona: { id: owner.userId, email: owner.email, apiKey: owner.apiKey, fullName: "Desdemona", role: 100 } } as Record<UserName, TestUser>;
-  const realm = (await getRealmById(readTx(deps.store), realmId))!;
+  const realm = (await getRealmById(readTx(store), realmId))!;
   const password_hash = await standardPasswordHash();
   for (const u of USERS) {
     const email = u.bot ? "default-bot@zulip.test" : `${u.name}@zulip.test`;
-    const created = await transaction(deps.store, async (tx) => {
+    const created = await transaction(store, async (tx) => {
       const user = await checkCreateUser(
         tx,
         realm,
@@ -168,7 +164,54 @@ export async function createTestRealm(kind: StoreKind, configOverrides: Partial<
     });
     users[u.name] = { id: created.userId, email, apiKey: created.apiKey, fullName: u.fullName, role: u.role };
   }
-  await grantCanCreateUsers(deps.store, users.iago.id);
+  await grantCanCreateUsers(store, users.iago.id);
+  return { realmId, users };
+}
+
+/**
+ * A store holding the standard realm. Building it (the realm and its groups, eight users, the
+ * owner's password hashed) was much of every test's set-up, and nothing in it depends on the test:
+ * the same clock time, no configuration, no events. So each process builds it once per store kind,
+ * snapshots that store, and opens a copy of the snapshot for each realm after that: the same rows,
+ * ids and keys as a realm built afresh (only the random API keys and realm uuid are shared by the
+ * realms of one process, each in a store of its own). On PostgreSQL a copy comes from a template
+ * database of this process (CAN_SNAPSHOT_POSTGRES), which is worth making only from its second
+ * realm on: the first is built in place. A SQLite file store is always built in place.
+ */
+const snapshots: Partial<Record<StoreKind, Promise<StandardRealm & { snapshot: StoreSnapshot }>>> = {};
+let postgresRealmsBuilt = 0;
+
+async function openStandardRealmStore(kind: StoreKind, clock: Clock, storeOptions: TestStoreOptions): Promise<{ testStore: TestStore } & StandardRealm> {
+  const firstOnPostgres = kind === "postgres" && postgresRealmsBuilt++ === 0;
+  if (storeOptions.sqliteFile || (kind === "postgres" && (!CAN_SNAPSHOT_POSTGRES || firstOnPostgres))) {
+    const testStore = await openTestStore(kind, storeOptions);
+    return { testStore, ...(await populateStandardRealm(testStore.store, clock)) };
+  }
+  snapshots[kind] ??= (async () => {
+    const built = await openTestStore(kind);
+    const standard = await populateStandardRealm(built.store, new FakeClock());
+    const snapshot = await snapshotTestStore(kind, built);
+    if (kind === "sqlite") await built.cleanup();
+    return { ...standard, snapshot };
+  })();
+  const { snapshot, realmId, users } = await snapshots[kind];
+  const testStore = await openTestStore(kind, { ...storeOptions, from: snapshot });
+  return { testStore, realmId, users: structuredClone(users) };
+}
+
+export async function createTestRealm(kind: StoreKind, configOverrides: Partial<Config> = {}, storeOptions: TestStoreOptions = {}): Promise<TestRealm> {
+  const clock = new FakeClock();
+  const { testStore, realmId, users } = await openStandardRealmStore(kind, clock, storeOptions);
+  const events = new LocalEventBus();
+  const published: PublishedEvent[] = [];
+  events.subscribe((event, userIds) => published.push({ event, userIds: [...userIds] }));
+  const queues = new QueueRegistry();
+  events.subscribe((event, userIds) => queues.deliver(event, userIds));
+  const base = testDeps(testStore.store, configOverrides, clock);
+  const presence = new PresenceService(testStore.store, events, { limitToAccessible: base.config.canAccessAllUsersGroupLimitsPresence });
+  const deps: AppDeps = { ...base, events, queues, presence };
+  if (configOverrides.rateLimiting) deps.rateLimiter = new MemoryRateCounter();
+  const subdomain = "zulip";
   const app = await buildApp(deps, { logger: false });
   const host = `${subdomain}.${EXTERNAL_HOST}`;
   return {

@@ -1,6 +1,6 @@
 /**
  * Test stores: SQLite always; PostgreSQL too when TEST_DATABASE_URL is set, each test store in a
- * fresh database of its own (dropped on cleanup). Not a schema: Kysely's Migrator looks for its
+ * fresh database of its own (dropped on cleanup, or by the runner: dropDatabase). Not a schema: Kysely's Migrator looks for its
  * bookkeeping tables in every schema of the database, so a store migrating while another test file's
  * schema exists would skip creating them and fail.
  *
@@ -11,7 +11,7 @@
  * each new store and finds nothing to do — or applies what a stale copy lacks.
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,7 +38,12 @@ export interface TestStoreOptions {
    * write to it as another process would (behind-the-back.ts).
    */
   sqliteFile?: boolean;
+  /** Start from a copy of this store rather than from an empty one (not with `sqliteFile`). */
+  from?: StoreSnapshot;
 }
+
+/** What a store held when `snapshotTestStore` took it, to open copies of (`from`). */
+export type StoreSnapshot = { kind: "sqlite"; image: Buffer } | { kind: "postgres"; template: string };
 
 let counter = 0;
 
@@ -58,15 +63,44 @@ export async function openTestStore(kind: StoreKind, options: TestStoreOptions =
       },
     };
   }
+  if (options.from && options.from.kind !== kind) throw new Error(`a ${options.from.kind} snapshot cannot open a ${kind} store`);
   if (kind === "sqlite") {
     const url = "sqlite::memory:";
-    const store = openStore(url, { sqliteImage: await migratedSqliteImage() });
+    const image = options.from?.kind === "sqlite" ? options.from.image : await migratedSqliteImage();
+    const store = openStore(url, { sqliteImage: image });
     await migrateToLatest(store);
     return { store, url, cleanup: () => store.close() };
   }
-  const fresh = await freshPostgresStore(await migratedPostgresTemplate());
+  const template = options.from?.kind === "postgres" ? options.from.template : await migratedPostgresTemplate();
+  const fresh = await freshPostgresStore(template);
   await migrateToLatest(fresh.store);
   return fresh;
+}
+
+/**
+ * Whether `snapshotTestStore` can take PostgreSQL stores: only under scripts/run-tests.mjs, which
+ * drops the template database it leaves once this process has exited.
+ */
+export const CAN_SNAPSHOT_POSTGRES = Boolean(process.env.PARLEY_TEST_DROP_QUEUE);
+
+/**
+ * Turns an in-memory SQLite test store (left open) or a PostgreSQL one (closed, and kept as a
+ * template database until this process ends: CAN_SNAPSHOT_POSTGRES) into a snapshot that
+ * `openTestStore(kind, { from })` opens copies of.
+ */
+export async function snapshotTestStore(kind: StoreKind, ts: TestStore): Promise<StoreSnapshot> {
+  if (kind === "sqlite") {
+    if (!ts.store.sqlite || ts.url !== "sqlite::memory:") throw new Error("only in-memory SQLite test stores are snapshotted");
+    return { kind, image: ts.store.sqlite.raw.serialize() };
+  }
+  const queue = process.env.PARLEY_TEST_DROP_QUEUE;
+  if (!queue) throw new Error("PostgreSQL test stores are snapshotted only under scripts/run-tests.mjs");
+  await ts.store.close();
+  const template = new URL(ts.url).pathname.slice(1);
+  const base = urls.postgres as string;
+  // Copied by the tests of this process until it exits; then the runner drops it with the rest.
+  process.once("exit", () => appendFileSync(queue, `${base}\t${template}\n`));
+  return { kind, template };
 }
 
 let sqliteImage: Promise<Buffer> | null = null;
@@ -164,9 +198,22 @@ async function freshPostgresStore(template?: string): Promise<TestStore> {
     url,
     async cleanup() {
       await store.close();
-      await adminQuery(base, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await dropDatabase(base, database);
     },
   };
+}
+
+/**
+ * Drops a test database, or leaves it to scripts/run-tests.mjs: PostgreSQL checkpoints the whole
+ * cluster for every DROP DATABASE and makes it wait (a second or more under load, paid by every
+ * test's cleanup, and slowing every other test meanwhile). The runner names a queue file in
+ * PARLEY_TEST_DROP_QUEUE and drops what is queued there in batches, whose checkpoints PostgreSQL
+ * shares. A queued database is never opened again: its name is unique to this process.
+ */
+async function dropDatabase(base: string, database: string): Promise<void> {
+  const queue = process.env.PARLEY_TEST_DROP_QUEUE;
+  if (queue) appendFileSync(queue, `${base}\t${database}\n`);
+  else await adminQuery(base, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
 }
 
 /** PostgreSQL refuses to copy a template another session is connected to (55006): an autovacuum worker may be, briefly. */
