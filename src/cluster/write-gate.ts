@@ -24,8 +24,8 @@ const WAIT_MS = 30_000;
 /** A wait that ran out: answered 503 like a store that does not answer (db.ts isStoreUnavailable). */
 class WriteTurnTimeout extends Error {
   readonly code = "ETIMEDOUT";
-  constructor() {
-    super(`no write turn within ${WAIT_MS} ms`);
+  constructor(waitMs: number) {
+    super(`no write turn within ${waitMs} ms`);
   }
 }
 
@@ -34,10 +34,11 @@ export class IpcWriteGate implements WriteGate {
   private nextId = 1;
   private readonly waiting = new Map<number, { grant: () => void; timer: NodeJS.Timeout; asked: number }>();
 
-  /** `onWait`: seconds each turn took to come (GET /metrics). */
+  /** `onWait`: seconds each turn took to come (GET /metrics); `waitMs`: how long a turn is waited for. */
   constructor(
     private readonly channel: IpcChannel,
     private readonly onWait: (seconds: number) => void = () => undefined,
+    private readonly waitMs = WAIT_MS,
   ) {
     channel.on("message", (message) => {
       if (!isParleyMessage<PrimaryToWorker>(message) || message.parley !== "write-turn") return;
@@ -59,8 +60,8 @@ export class IpcWriteGate implements WriteGate {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
-        reject(new WriteTurnTimeout());
-      }, WAIT_MS);
+        reject(new WriteTurnTimeout(this.waitMs));
+      }, this.waitMs);
       timer.unref();
       let done = false;
       const release = () => {

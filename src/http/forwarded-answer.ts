@@ -7,7 +7,8 @@
 import type { IncomingMessage } from "node:http";
 import type { FastifyReply } from "fastify";
 
-const HOP_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "date"]);
+/** Headers of an owner's answer that describe its hop, not the answer (also http/forwarded-poll.ts). */
+export const HOP_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "date"]);
 
 export async function relayForwardedAnswer(reply: FastifyReply, answer: IncomingMessage): Promise<{ raw: true }> {
   const chunks: Buffer[] = [];

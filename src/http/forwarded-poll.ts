@@ -14,9 +14,8 @@
  */
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { forwardedHeaders } from "../cluster/queue-forwarding.js";
+import { HOP_HEADERS } from "./forwarded-answer.js";
 
-/** Headers of the owner's answer that describe its hop, not the answer. */
-const HOP_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "date"]);
 
 export function relayPollToOwner(
   port: number,

@@ -5,28 +5,14 @@
  * notifications see queues in other workers); queue ids name their worker.
  */
 import assert from "node:assert/strict";
-import { EventEmitter } from "node:events";
 import { describe, it } from "node:test";
 import { IpcEventBus } from "../../src/cluster/ipc-bus.js";
-import type { PrimaryToWorker, WorkerToPrimary } from "../../src/cluster/messages.js";
 import { QueueForwarder } from "../../src/cluster/queue-forwarding.js";
 import { startWorkerLink } from "../../src/cluster/worker.js";
 import { queueOwnerIndex, QueueRegistry } from "../../src/events/registry.js";
+import { FakeChannel } from "../helpers/fake-ipc-channel.js";
 
 const baseOpts = { realmId: 1, eventTypes: null, applyMarkdown: true, clientGravatar: false, allPublicStreams: false, capabilities: {}, narrow: null, now: 1000 };
-
-/** The worker's end of the IPC channel: what it sent, and a way to answer as the primary. */
-class FakeChannel extends EventEmitter {
-  connected = true;
-  readonly sent: WorkerToPrimary[] = [];
-  send(message: WorkerToPrimary): boolean {
-    this.sent.push(message);
-    return true;
-  }
-  fromPrimary(message: PrimaryToWorker): void {
-    this.emit("message", message);
-  }
-}
 
 describe("cluster worker link", () => {
   it("names the worker in queue ids; single-process ids name none", () => {

@@ -6,25 +6,12 @@
  * back whether it commits or fails.
  */
 import assert from "node:assert/strict";
-import { EventEmitter } from "node:events";
 import { describe, it } from "node:test";
 import { sql } from "kysely";
-import type { PrimaryToWorker, WorkerToPrimary } from "../../src/cluster/messages.js";
 import { IpcWriteGate, WriteTurns } from "../../src/cluster/write-gate.js";
-import { transaction } from "../../src/store/db.js";
+import { isStoreUnavailable, transaction } from "../../src/store/db.js";
 import { openTestStore } from "../helpers/stores.js";
-
-class FakeChannel extends EventEmitter {
-  connected = true;
-  readonly sent: WorkerToPrimary[] = [];
-  send(message: WorkerToPrimary): boolean {
-    this.sent.push(message);
-    return true;
-  }
-  fromPrimary(message: PrimaryToWorker): void {
-    this.emit("message", message);
-  }
-}
+import { FakeChannel } from "../helpers/fake-ipc-channel.js";
 
 describe("the primary's write turns", () => {
   it("go first come, first served, and only the holder gives one back", () => {
@@ -69,6 +56,30 @@ describe("a worker's write gate", () => {
     release();
     release();
     assert.deepEqual(channel.sent.slice(1), [{ parley: "write-done", id: 1 }], "given back once");
+  });
+
+  it("gives up a turn that does not come in time (answered as an unreachable store, nothing written), and hands it back when it comes", async () => {
+    const channel = new FakeChannel();
+    const gate = new IpcWriteGate(channel, undefined, 20);
+    const t = await openTestStore("sqlite");
+    try {
+      t.store.writeGate = gate;
+      let ran = false;
+      // The gate's timer does not hold a process open (a server has other handles); this test's does.
+      const alive = setInterval(() => undefined, 1000);
+      const err = await transaction(t.store, async () => {
+        ran = true;
+      })
+        .catch((e: unknown) => e)
+        .finally(() => clearInterval(alive));
+      assert.equal(ran, false, "the transaction never began");
+      assert.ok(isStoreUnavailable(err), String(err));
+      channel.fromPrimary({ parley: "write-turn", id: 1 });
+      assert.deepEqual(channel.sent, [{ parley: "write-turn", id: 1 }, { parley: "write-done", id: 1 }]);
+    } finally {
+      t.store.writeGate = undefined;
+      await t.cleanup();
+    }
   });
 
   it("hands back at once a turn nobody waits for", () => {
