@@ -39,6 +39,8 @@ const HOST = "127.0.0.1:9991";
 
 interface Cost {
   statements: number;
+  /** PostgreSQL: the round trips that carried them (statements issued together share one). */
+  roundTrips: number | null;
   cpuUs: number;
   p50Ms: number;
   p99Ms: number;
@@ -91,6 +93,7 @@ async function measure(
   req: CostRequest,
   opts: { iterations: number; warmup: number; profile: string | null; callgrind: boolean; concurrency: number },
   log: { sql: Logged[] | null },
+  roundTrips: () => number | null,
 ): Promise<Cost> {
   const { iterations } = opts;
   const inject = (): Promise<unknown> => app.inject({ ...req.inject, headers: { host: HOST, ...req.inject.headers } } as InjectOptions);
@@ -123,7 +126,9 @@ async function measure(
   if (opts.callgrind) await callgrind(false);
   const used = process.cpuUsage(cpu);
   log.sql = [];
+  const tripsBefore = roundTrips();
   await inject();
+  const tripsAfter = roundTrips();
   const statements = log.sql;
   log.sql = null;
   const sql = new Map<string, { n: number; ms: number }>();
@@ -132,7 +137,8 @@ async function measure(
     sql.set(s.sql, { n: seen.n + 1, ms: seen.ms + s.ms });
   }
   times.sort((a, b) => a - b);
-  return { statements: statements.length, cpuUs: (used.user + used.system) / iterations, p50Ms: quantile(times, 0.5), p99Ms: quantile(times, 0.99), minMs: times[0], sql };
+  const trips = tripsBefore === null || tripsAfter === null ? null : tripsAfter - tripsBefore;
+  return { statements: statements.length, roundTrips: trips, cpuUs: (used.user + used.system) / iterations, p50Ms: quantile(times, 0.5), p99Ms: quantile(times, 0.99), minMs: times[0], sql };
 }
 
 /** The statements that took longest in all during a concurrent loop, and the longest loop stall. */
@@ -225,15 +231,15 @@ async function main(): Promise<void> {
     const app = await buildApp(benchDeps(store, HOST), { logger: false });
     const only = values.only ? new Set(values.only.split(",")) : null;
     console.log(`${values.store}, ${formatInt(shape.users)} users, ${shape.channels} channels, ${formatInt(Number(values.history))} messages; ${values.iterations} requests each\n`);
-    console.log("request                              statements  CPU µs/req  p50 ms  p99 ms  min ms");
+    console.log("request                              statements (round trips)  CPU µs/req  p50 ms  p99 ms  min ms");
     try {
       for (const req of await costRequests(app, org, HOST)) {
         if (only && !only.has(req.id)) continue;
         const profileDir = values["cpu-prof"];
         if (profileDir) mkdirSync(profileDir, { recursive: true });
         const profile = profileDir ? join(profileDir, `${req.id}.cpuprofile`) : null;
-        const c = await measure(app, req, { iterations: Number(values.iterations), warmup: Number(values.warmup ?? Math.max(10, Number(values.iterations) / 10)), profile, callgrind: values.callgrind, concurrency: Number(values.concurrency) }, log);
-        console.log(`${`${req.id} ${req.label}`.padEnd(36)} ${String(c.statements).padStart(10)}  ${c.cpuUs.toFixed(0).padStart(10)}  ${c.p50Ms.toFixed(2).padStart(6)}  ${c.p99Ms.toFixed(2).padStart(6)}  ${c.minMs.toFixed(2).padStart(6)}`);
+        const c = await measure(app, req, { iterations: Number(values.iterations), warmup: Number(values.warmup ?? Math.max(10, Number(values.iterations) / 10)), profile, callgrind: values.callgrind, concurrency: Number(values.concurrency) }, log, () => store.batchStats?.().roundTrips ?? null);
+        console.log(`${`${req.id} ${req.label}`.padEnd(36)} ${String(c.statements).padStart(10)} ${(c.roundTrips === null ? "" : `(${c.roundTrips})`).padStart(13)}  ${c.cpuUs.toFixed(0).padStart(10)}  ${c.p50Ms.toFixed(2).padStart(6)}  ${c.p99Ms.toFixed(2).padStart(6)}  ${c.minMs.toFixed(2).padStart(6)}`);
         if (values.sql) for (const [s, { n, ms }] of c.sql) console.log(`    ${String(n).padStart(3)} × ${ms.toFixed(2).padStart(7)} ms  ${s.slice(0, 150)}`);
       }
     } finally {

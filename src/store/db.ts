@@ -10,6 +10,7 @@ import type { DB } from "./schema.js";
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from "./checkpointer.js";
 import { LongListPlugin } from "./long-lists.js";
 import { WideIntegerPlugin } from "./pg-wide-integers.js";
+import { BatchingPool, type BatchStats } from "./pg-statement-batches.js";
 import { loadOnFirstUse } from "../lib/load-on-first-use.js";
 import { openSqlite, type SqliteConnection } from "./sqlite.js";
 import { provideChangeStamps, provideSnapshotStamps, type ChangeStamp } from "./change-stamp.js";
@@ -28,6 +29,8 @@ export interface Store {
   checkpointer?: Checkpointer;
   /** PostgreSQL only: the connection pool's occupancy (GET /metrics). */
   poolStats?(): PoolStats;
+  /** PostgreSQL only: statements sent and the round trips that carried them (pg-statement-batches.ts). */
+  batchStats?(): BatchStats;
   /** SQLite in a cluster worker: the write turn every transaction waits for first (cluster/write-gate.ts). */
   writeGate?: WriteGate;
   close(): Promise<void>;
@@ -148,13 +151,15 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     // listen to then: unheard, it would crash the process. The query using it fails and answers
     // 503 (http/error-handler.ts), so the event itself needs no further handling.
     pool.on("connect", (client) => client.on("error", () => undefined));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: options.log, plugins: [new LongListPlugin("postgres"), new WideIntegerPlugin()] });
+    const batching = new BatchingPool(pool, pgDriver());
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: batching as unknown as pg.Pool }), log: options.log, plugins: [new LongListPlugin("postgres"), new WideIntegerPlugin()] });
     provideSnapshotStamps(db);
     return {
       db,
       dialect: "postgres",
       url,
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: PG_POOL_MAX }),
+      batchStats: () => ({ ...batching.stats }),
       close: () => db.destroy(),
     };
   }
