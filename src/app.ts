@@ -17,7 +17,7 @@ import { registerSessionRoutes } from "./http/session-routes.js";
 import { registerPasswordResetRoutes } from "./http/password-reset-routes.js";
 import { registerUnsubscribeRoutes } from "./http/unsubscribe-routes.js";
 import { registerServerFactsRoutes } from "./http/server-facts-routes.js";
-import { registerJoinRoutes } from "./invites/join-routes.js";
+import { registerJoinRoutes } from "./http/join-routes.js";
 import { registerEmojiImageRoutes } from "./http/emoji-routes.js";
 import { registerAvatarRoutes } from "./http/avatar-routes.js";
 import { registerUploadRoutes } from "./http/upload-routes.js";

@@ -5,7 +5,7 @@
  */
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
-import { joinUrl } from "../invites/invitation-mail.js";
+import { joinUrl } from "../mail/invitation-mail.js";
 import type { MailMessage } from "../mail/transport.js";
 import { checkInviteRole } from "../policy/invites.js";
 import { isRealmAdmin } from "../policy/roles.js";

@@ -6,7 +6,7 @@
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { publishOnCommit } from "../events/bus.js";
-import { invitationMail, joinUrl } from "../invites/invitation-mail.js";
+import { invitationMail, joinUrl } from "../mail/invitation-mail.js";
 import { randomToken } from "../lib/secrets.js";
 import { mailTransport, type MailMessage } from "../mail/transport.js";
 import { inviteEmailError } from "../policy/invites.js";

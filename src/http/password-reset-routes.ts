@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { checkPasswordResetLink, MIN_PASSWORD_LENGTH, requestPasswordReset, resetPasswordWithToken } from "../actions/passwords.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
-import { PAGE_HEADERS, escapeHtml, page } from "../invites/pages.js";
+import { PAGE_HEADERS, escapeHtml, page } from "./pages.js";
 import { p, parseParams } from "./params.js";
 import { subdomainFromHost } from "./realm-host.js";
 import { collectRawParams } from "./request-params.js";

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { doUnsubscribeByLink, type UnsubscribeType } from "../actions/notifications/unsubscribe-links.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
-import { PAGE_HEADERS, escapeHtml, page } from "../invites/pages.js";
+import { PAGE_HEADERS, escapeHtml, page } from "./pages.js";
 import { limitByAddress } from "./session-routes.js";
 
 const WHAT: Record<UnsubscribeType, string> = {

@@ -7,10 +7,10 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { acceptInvitation, getJoinableInvite, type JoinableInvite } from "../actions/invite-join.js";
 import { checkLogin } from "../actions/sessions.js";
-import { setSessionCookie } from "../http/session-auth.js";
+import { setSessionCookie } from "./session-auth.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
-import { subdomainFromHost } from "../http/realm-host.js";
+import { subdomainFromHost } from "./realm-host.js";
 import { PAGE_HEADERS, joinedPage, joinErrorPage, joinFormPage, type JoinFormView } from "./pages.js";
 
 function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {

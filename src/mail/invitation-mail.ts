@@ -1,6 +1,6 @@
 /**
  * The invitation email (issue 6, item 8): who invites whom to which organization, and the join
- * link `{realm_url}/join/{confirmation_key}/` that opens the sign-up form (join-routes.ts).
+ * link `{realm_url}/join/{confirmation_key}/` that opens the sign-up form (http/join-routes.ts).
  */
 import type { Config } from "../config.js";
 import { realmUrl } from "../lib/realm-url.js";
