@@ -5,6 +5,7 @@
  * notifications, and are leased and sent by the same worker.
  */
 import type { Tx } from "./db.js";
+import { SENT_ALONE } from "./pg-statement-batches.js";
 
 /**
  * Marks the realm's digest period as queued; true for the one caller that marked it (the insert
@@ -104,6 +105,7 @@ export async function getDigestMessages(
     })
     .orderBy("m.id", "desc")
     .limit(limit)
+    .modifyEnd(SENT_ALONE)
     .execute();
   return rows.map((r) => ({ ...r, id: Number(r.id) })).reverse();
 }

@@ -6,6 +6,7 @@
  */
 import { sql, type RawBuilder } from "kysely";
 import type { Tx } from "./db.js";
+import { SENT_ALONE } from "./pg-statement-batches.js";
 
 /** A filter over one message `m` (and, in the "rows" scope, the viewer's row `um`). */
 export type NarrowCond =
@@ -175,7 +176,7 @@ function windowSql(tx: Tx, q: NarrowQuery, w: IdWindow): RawBuilder<{ id: number
   ];
   const extra = bounds.length ? sql` AND ${sql.join(bounds, sql` AND `)}` : sql``;
   const order = w.order === "asc" ? sql`ASC` : sql`DESC`;
-  return sql<{ id: number }>`SELECT ${idCol} AS id FROM ${from} WHERE ${where}${extra} ORDER BY ${idCol} ${order} LIMIT ${w.limit}`;
+  return sql<{ id: number }>`SELECT ${idCol} AS id FROM ${from} WHERE ${where}${extra} ORDER BY ${idCol} ${order} LIMIT ${w.limit}${SENT_ALONE}`;
 }
 
 /** Matching message ids inside the window, in the window's order. */
@@ -189,7 +190,7 @@ export async function narrowIds(tx: Tx, q: NarrowQuery, w: IdWindow): Promise<nu
 export async function narrowIdsAmong(tx: Tx, q: NarrowQuery, ids: readonly number[]): Promise<number[]> {
   if (ids.length === 0) return [];
   const { from, idCol, where } = compile(tx, q);
-  const rows = await sql<{ id: number }>`SELECT ${idCol} AS id FROM ${from} WHERE ${where} AND ${idCol} IN (${list([...new Set(ids)])}) ORDER BY ${idCol}`.execute(tx.db);
+  const rows = await sql<{ id: number }>`SELECT ${idCol} AS id FROM ${from} WHERE ${where} AND ${idCol} IN (${list([...new Set(ids)])}) ORDER BY ${idCol}${SENT_ALONE}`.execute(tx.db);
   return rows.rows.map((r) => Number(r.id));
 }
 

@@ -19,9 +19,20 @@
  * - Only reads (SELECT) are batched. A batch is one implicit transaction in PostgreSQL: when any
  *   statement in it fails, each is sent again alone, so that each caller gets its own result or
  *   error (one failing read never fails its neighbours). Writes outside transactions go alone.
- * - A statement alone in its turn goes as before (extended protocol, parameters apart).
+ * - A statement alone in its turn goes as before (extended protocol, parameters apart), and so
+ *   does a read marked SENT_ALONE (one that may be slow).
  */
+import { sql } from "kysely";
 import type pg from "pg";
+
+/**
+ * Appended to a read that may take long (a narrow or search over the whole history, an export's
+ * batch, a topic list of a big channel): it goes alone, so that the cheap reads issued in the same
+ * turn (other requests' authentication) never wait behind it in one batch. PostgreSQL runs a
+ * batch's statements one after another; alone, the cheap reads run beside the long one on other
+ * connections, as before batching. A comment, so the statement is unchanged on both stores.
+ */
+export const SENT_ALONE = sql.raw(" /* sent alone: may be slow */");
 
 /** Statements per round trip at most: a turn with more sends several batches. */
 const MAX_BATCH_STATEMENTS = 64;

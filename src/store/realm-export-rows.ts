@@ -6,6 +6,7 @@
  */
 import { sql, type RawBuilder } from "kysely";
 import { transaction, type Store, type Tx } from "./db.js";
+import { SENT_ALONE } from "./pg-statement-batches.js";
 import { exportedMessageIdsAfter, exportedMessages, type ExportTable, type ExportTableName, type ScopeContext } from "./realm-export-tables.js";
 
 export type Row = Record<string, unknown>;
@@ -17,20 +18,20 @@ const DERIVED_COLUMNS = ["search_tsv"];
 export async function readRowBatch(tx: Tx, table: ExportTable, condition: RawBuilder<unknown>, after: unknown[] | null, limit: number): Promise<Row[]> {
   const columns = sql.join(table.order.map((c) => sql.ref(c)));
   const position = after === null ? sql`1 = 1` : sql`(${columns}) > (${sql.join(after)})`;
-  const result = await sql<Row>`SELECT * FROM ${sql.table(table.name)} WHERE (${condition}) AND ${position} ORDER BY ${columns} LIMIT ${limit}`.execute(tx.db);
+  const result = await sql<Row>`SELECT * FROM ${sql.table(table.name)} WHERE (${condition}) AND ${position} ORDER BY ${columns} LIMIT ${limit}${SENT_ALONE}`.execute(tx.db);
   for (const row of result.rows) for (const column of DERIVED_COLUMNS) delete row[column];
   return result.rows;
 }
 
 /** The ids of the next `limit` exported messages after message id `after` (0: from the start), in order. */
 export async function readExportedMessageIds(tx: Tx, scope: ScopeContext, after: number, limit: number): Promise<number[]> {
-  const result = await exportedMessageIdsAfter(scope, after, limit).execute(tx.db);
+  const result = await sql<{ id: number }>`${exportedMessageIdsAfter(scope, after, limit)}${SENT_ALONE}`.execute(tx.db);
   return result.rows.map((row) => Number(row.id));
 }
 
 /** How many messages an export of this scope holds (the size check before an API export starts). */
 export async function countExportedMessages(tx: Tx, scope: ScopeContext): Promise<number> {
-  const result = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ${exportedMessages(scope)} AS exported`.execute(tx.db);
+  const result = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ${exportedMessages(scope)} AS exported${SENT_ALONE}`.execute(tx.db);
   return Number(result.rows[0].n);
 }
 

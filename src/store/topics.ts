@@ -4,6 +4,7 @@
  */
 import { sql } from "kysely";
 import type { Tx } from "./db.js";
+import { SENT_ALONE } from "./pg-statement-batches.js";
 
 /**
  * Each exact topic spelling in the channel with its newest message id. When `viewerId` is given,
@@ -32,6 +33,7 @@ export async function getTopicMaxIds(
       ),
     )
     .groupBy("messages.subject")
+    .modifyEnd(SENT_ALONE)
     .execute();
   return rows.map((r) => ({ topic: r.subject, maxId: Number(r.max_id) }));
 }

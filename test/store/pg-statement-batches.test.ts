@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
 import { sql } from "kysely";
-import { inlineParameters } from "../../src/store/pg-statement-batches.js";
+import { inlineParameters, SENT_ALONE } from "../../src/store/pg-statement-batches.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.js";
 
@@ -108,6 +108,24 @@ describe("statements batched on PostgreSQL", { skip: postgres ? false : "TEST_DA
     assert.equal(value[1].status, "rejected");
     assert.match(String((value[1] as PromiseRejectedResult).reason), /division by zero/);
     assert.equal(value[2].status === "fulfilled" && value[2].value.rows[0] && (value[2].value.rows[0] as { n: number }).n, 3);
+  });
+
+  it("sends a read marked SENT_ALONE by itself: the cheap reads of its turn do not wait for it", async () => {
+    let slowDone = false;
+    const { value, statements, roundTrips } = await delta(async () => {
+      const slow = sql`SELECT pg_sleep(1.5)${SENT_ALONE}`.execute(t.store.db).then(() => (slowDone = true));
+      const fast = await Promise.all([sql<{ n: number }>`SELECT 1 AS n`.execute(t.store.db), sql<{ n: number }>`SELECT 2 AS n`.execute(t.store.db)]);
+      const doneFirst = !slowDone;
+      await slow;
+      return { fast, doneFirst };
+    });
+    assert.ok(value.doneFirst, "the cheap reads were answered before the slow one ended");
+    assert.deepEqual(
+      value.fast.map((r) => r.rows[0].n),
+      [1, 2],
+    );
+    assert.equal(statements, 3);
+    assert.equal(roundTrips, 2, "the slow read alone, the two cheap ones together");
   });
 
   it("sends writes alone, once each", async () => {
