@@ -98,5 +98,16 @@ export class Metrics {
         this.set(poolStats().waiting);
       } });
     }
+    const batchStats = deps.store.batchStats;
+    if (batchStats) {
+      // Counters kept by the store (store/pg-statement-batches.ts), read at scrape time.
+      new Counter({ name: "parley_store_autocommit_total", help: "PostgreSQL statements sent outside transactions, the round trips that carried them (reads issued together share one), and batches sent again one by one after a failure.", labelNames: ["kind"], registers, collect() {
+        const s = batchStats();
+        this.reset();
+        this.inc({ kind: "statements" }, s.statements);
+        this.inc({ kind: "round_trips" }, s.roundTrips);
+        this.inc({ kind: "batches_retried" }, s.retried);
+      } });
+    }
   }
 }

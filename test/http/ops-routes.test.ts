@@ -94,7 +94,13 @@ for (const kind of STORE_KINDS) {
       assert.match(res.body, /parley_long_polls_parked 0/);
       assert.match(res.body, /parley_event_bus_up 1/);
       assert.match(res.body, /parley_build_info\{version="[^"]+"\} 1/);
-      if (kind === "postgres") assert.match(res.body, /parley_store_pool_connections\{state="max"\} 10/);
+      if (kind === "postgres") {
+        assert.match(res.body, /parley_store_pool_connections\{state="max"\} 10/);
+        // The register's reads went together: fewer round trips than statements.
+        const counted = (k: string) => Number(new RegExp(`parley_store_autocommit_total\\{kind="${k}"\\} (\\d+)`).exec(res.body)?.[1]);
+        assert.ok(counted("round_trips") > 0 && counted("round_trips") < counted("statements"), `${counted("round_trips")} round trips for ${counted("statements")} statements`);
+        assert.equal(counted("batches_retried"), 0);
+      } else assert.doesNotMatch(res.body, /parley_store_autocommit_total/);
       const proxied = await app.inject({ method: "GET", url: "/metrics", headers: { "x-forwarded-for": "203.0.113.7" } });
       assert.equal(proxied.statusCode, 403, "not through a proxy");
       assert.match(proxied.json().msg, /METRICS_TOKEN/);
