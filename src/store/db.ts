@@ -151,7 +151,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     // listen to then: unheard, it would crash the process. The query using it fails and answers
     // 503 (http/error-handler.ts), so the event itself needs no further handling.
     pool.on("connect", (client) => client.on("error", () => undefined));
-    const batching = new BatchingPool(pool, pgDriver());
+    const batching = new BatchingPool(pool, pgDriver(), isStoreUnavailable);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: batching as unknown as pg.Pool }), log: options.log, plugins: [new LongListPlugin("postgres"), new WideIntegerPlugin()] });
     provideSnapshotStamps(db);
     return {

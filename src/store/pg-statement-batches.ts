@@ -18,7 +18,9 @@
  *   rewritten safely (comments, backslashes, dollar quotes, binary values) go alone, as before.
  * - Only reads (SELECT) are batched. A batch is one implicit transaction in PostgreSQL: when any
  *   statement in it fails, each is sent again alone, so that each caller gets its own result or
- *   error (one failing read never fails its neighbours). Writes outside transactions go alone.
+ *   error (one failing read never fails its neighbours) — unless PostgreSQL could not be reached:
+ *   then every statement of the batch fails with that error at once (503 to each request), as it
+ *   would have alone. Writes outside transactions go alone.
  * - A statement alone in its turn goes as before (extended protocol, parameters apart), and so
  *   does a read marked SENT_ALONE (one that may be slow).
  */
@@ -149,9 +151,15 @@ export class BatchingPool {
   private pending: Pending[] = [];
   private scheduled = false;
 
+  /**
+   * `unreachable`: whether an error means PostgreSQL could not be reached or did not answer
+   * (db.ts isStoreUnavailable). Such a batch fails as a whole at once: sent again one by one, each
+   * statement would wait for the same dead server again.
+   */
   constructor(
     private readonly pool: pg.Pool,
     private readonly driver: Driver,
+    private readonly unreachable: (err: unknown) => boolean = () => false,
   ) {}
 
   connect(): Promise<BatchingClient> {
@@ -211,7 +219,11 @@ export class BatchingPool {
     try {
       const answer = (await this.pool.query(batch.map((p) => p.inlined).join(";\n"))) as unknown as Result[];
       results = answer;
-    } catch {
+    } catch (err) {
+      if (this.unreachable(err)) {
+        for (const p of batch) p.reject(err);
+        return;
+      }
       // Nothing of the batch took effect (one implicit transaction): each statement again alone.
       this.stats.retried++;
       for (const p of batch) this.alone(p.sql, p.values).then(p.resolve, p.reject);

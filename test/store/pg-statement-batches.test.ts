@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
 import { sql } from "kysely";
-import { inlineParameters, SENT_ALONE } from "../../src/store/pg-statement-batches.js";
+import { BatchingPool, inlineParameters, SENT_ALONE } from "../../src/store/pg-statement-batches.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.js";
 
@@ -43,6 +43,47 @@ describe("writing parameters into statement texts", () => {
       assert.equal(inlineParameters(pg, text, values), expected);
     });
   }
+});
+
+describe("a batch that fails (a pool standing in for PostgreSQL)", () => {
+  /** Answers each statement `select <n>` with n, and fails what `fail` says (null: answers). */
+  function fakePool(fail: (text: string) => Error | null) {
+    const calls: string[] = [];
+    const pool = {
+      calls,
+      query(text: string) {
+        calls.push(text);
+        const err = fail(text);
+        if (err) return Promise.reject(err);
+        const results = text.split(";\n").map((s) => ({ command: "SELECT", rowCount: 1, rows: [{ n: Number(/select '?(\d+)/.exec(s)?.[1]) }] }));
+        return Promise.resolve(results.length === 1 ? results[0] : results);
+      },
+    };
+    return pool;
+  }
+  const unreachable = (err: unknown) => (err as { code?: string }).code === "ECONNREFUSED";
+  const send = (batches: BatchingPool) => Promise.allSettled([1, 2, 3].map((n) => batches.query(`select ${n}`, [])));
+
+  it("sends each statement again alone when the batch fails with an error of one statement", async () => {
+    const pool = fakePool((text) => (text.includes("select 2") ? Object.assign(new Error("division by zero"), { code: "22012" }) : null));
+    const batches = new BatchingPool(pool as never, pg, unreachable);
+    const results = await send(batches);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ["fulfilled", "rejected", "fulfilled"],
+    );
+    assert.deepEqual(pool.calls, ["select 1;\nselect 2;\nselect 3", "select 1", "select 2", "select 3"]);
+    assert.deepEqual(batches.stats, { statements: 6, roundTrips: 4, retried: 1 });
+  });
+
+  it("fails every statement at once with the same error when PostgreSQL cannot be reached", async () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    const pool = fakePool(() => refused);
+    const batches = new BatchingPool(pool as never, pg, unreachable);
+    const results = await send(batches);
+    assert.ok(results.every((r) => r.status === "rejected" && r.reason === refused));
+    assert.equal(pool.calls.length, 1, "not sent again one by one");
+  });
 });
 
 const postgres = STORE_KINDS.includes("postgres");
