@@ -203,6 +203,10 @@ export async function transaction<T>(store: Store, fn: (tx: Tx) => Promise<T>): 
   const callbacks: Array<() => void> = [];
   // In a cluster on SQLite, the turn comes first: waiting for it blocks nothing (write-gate.ts).
   const release = store.writeGate ? await store.writeGate.acquire() : null;
+  // Only a transaction that wrote rows gives the WAL checkpointer anything to copy: a read-only
+  // one (a scheduler's claim that found nothing) must not start its thread (7 MB) for a minute.
+  const watched = store.checkpointer ? store.sqlite : undefined;
+  const changesBefore = watched?.totalChanges();
   let result: T;
   try {
     result = await store.db.transaction().execute((trx) =>
@@ -211,7 +215,7 @@ export async function transaction<T>(store: Store, fn: (tx: Tx) => Promise<T>): 
   } finally {
     release?.();
   }
-  store.checkpointer?.wake();
+  if (watched && watched.totalChanges() !== changesBefore) store.checkpointer?.wake();
   // The data is committed: a failing callback (a bus listener) must neither turn the response
   // into an error nor stop the remaining callbacks.
   for (const cb of callbacks) {

@@ -80,7 +80,15 @@ export class SqliteConnection implements SqliteDatabase {
   /** Transactions begin IMMEDIATE (below); the server's choice, see StoreOptions.writeLockFirst. */
   writeLockFirst = false;
 
+  private totalChangesStatement: Database.Statement | undefined;
+
   constructor(readonly raw: Database.Database) {}
+
+  /** Rows this connection has inserted, updated or deleted since it opened, by triggers too. */
+  totalChanges(): number {
+    this.totalChangesStatement ??= this.raw.prepare("SELECT total_changes()").pluck();
+    return this.totalChangesStatement.get() as number;
+  }
 
   prepare(sql: string): SqliteStatement {
     // Kysely opens every transaction with a plain (deferred) "begin". With several processes on

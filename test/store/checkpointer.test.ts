@@ -32,6 +32,9 @@ describe("background WAL checkpoints [sqlite]", () => {
     assert.equal(raw.pragma("wal_autocheckpoint", { simple: true }), FALLBACK_AUTOCHECKPOINT_PAGES);
     raw.exec("CREATE TABLE blobs (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
     assert.equal(store.checkpointer?.running, false, "no worker before the first commit");
+    await transaction(store, (tx) => sql`SELECT count(*) FROM blobs`.execute(tx.db));
+    await transaction(store, (tx) => sql`UPDATE blobs SET body = 'none' WHERE id < 0`.execute(tx.db));
+    assert.equal(store.checkpointer?.running, false, "transactions that wrote no row leave nothing to copy");
     const before = statSync(file).size;
     // About 2 MB in 20 commits: under the fallback threshold, so only the worker can move it.
     for (let i = 0; i < 20; i++) await transaction(store, (tx) => sql`INSERT INTO blobs (body) VALUES (${"x".repeat(100_000)})`.execute(tx.db));
