@@ -20,7 +20,7 @@ import { listPushDevices } from "../../store/push.js";
 import { getRealmById } from "../../store/realms.js";
 import type { MessageRow, RealmRow, UserRow } from "../../store/types.js";
 import { getRealmIdOfUser, getUserById, getUsersByIds } from "../../store/users.js";
-import { e2eeTargets, notifyE2eeDevices, notifyLegacyDevices } from "../push-bouncer.js";
+import { e2eeTargets, notifyE2eeDevices, notifyLegacyDevices } from "../push/push-bouncer.js";
 import { getGroupsByIds } from "../../store/groups.js";
 import {
   e2eeMessagePayload,

@@ -20,8 +20,8 @@ import { getMessageById } from "../../store/messages.js";
 import { getRealmById } from "../../store/realms.js";
 import type { MessageRow, RealmRow, UserRow } from "../../store/types.js";
 import { getUserById } from "../../store/users.js";
-import { presentMessages } from "../message-views.js";
-import { checkSendMessage } from "../send-message.js";
+import { presentMessages } from "../messages/message-views.js";
+import { checkSendMessage } from "../messages/send-message.js";
 import type { OutgoingWebhookJob } from "./triggers.js";
 
 /** Zulip's MAX_REQUEST_RETRIES: a timed-out or unreachable service is tried this many more times. */

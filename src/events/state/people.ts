@@ -6,7 +6,7 @@ import { presentInaccessibleUser, presentUser, type PresentableUser } from "../.
 import { Membership } from "../../policy/group-settings.js";
 import { canSeeDeliveryEmail } from "../../policy/email-visibility.js";
 import { ROLE, isRealmAdmin } from "../../policy/roles.js";
-import { presentBotWithChannels } from "../../actions/user-events.js";
+import { presentBotWithChannels } from "../../actions/users/user-events.js";
 import type { UserAccess } from "../../access/users.js";
 import type { Tx } from "../../store/db.js";
 import { getGroupSettingValues } from "../../store/groups.js";
