@@ -2,7 +2,7 @@
 import { checkFetchApiKey, checkJwtFetchApiKey, doRegenerateApiKey } from "../actions/auth/auth.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
-import { presentUser } from "../lib/present-user.js";
+import { presentUser } from "../present/present-user.js";
 
 export const fetchApiKey = endpoint({
   method: "POST",

@@ -5,7 +5,7 @@
  * logins change nothing here (Parley keeps no login history beyond the first).
  */
 import type { AppDeps } from "../../deps.js";
-import { isoTimestamp } from "../../lib/present-user.js";
+import { isoTimestamp } from "../../present/present-user.js";
 import { transaction } from "../../store/db.js";
 import type { UserRow } from "../../store/types.js";
 import { getUserById, updateUser, wasCreatedViaApi } from "../../store/users.js";

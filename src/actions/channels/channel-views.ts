@@ -7,7 +7,7 @@ import { accessChannelById } from "../../access/channels.js";
 import type { ChatEvent } from "../../events/bus.js";
 import { accessUserById } from "../../access/users.js";
 import { ApiError } from "../../errors.js";
-import { channelGroupIds, presentChannel, presentSubscription } from "../../lib/present-channel.js";
+import { channelGroupIds, presentChannel, presentSubscription } from "../../present/present-channel.js";
 import { Membership } from "../../policy/group-settings.js";
 import { canReadChannel, canSeeChannelMetadata } from "../../policy/channels.js";
 import { isGuest, isRealmAdmin } from "../../policy/roles.js";

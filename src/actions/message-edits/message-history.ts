@@ -8,7 +8,7 @@ import { accessMessage } from "../../access/messages.js";
 import type { AppDeps } from "../../deps.js";
 import { ApiError } from "../../errors.js";
 import { DiffBudget, highlightHtmlDifferences } from "../../lib/html-diff.js";
-import { MESSAGE_TYPE } from "../../lib/present-message.js";
+import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { displayTopic } from "../../lib/topics.js";
 import { readTx } from "../../store/db.js";
 import { getEditsForMessages } from "../../store/messages.js";

@@ -11,7 +11,7 @@ import type { AppDeps } from "../../deps.js";
 import { ApiError, invalidMessage } from "../../errors.js";
 import { publishOnCommit } from "../../events/bus.js";
 import { EDITABLE_FLAGS, FLAG_BITS, isFlagName, type FlagName } from "../../lib/flags.js";
-import { MESSAGE_TYPE } from "../../lib/present-message.js";
+import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { normalizeTopic } from "../../lib/topics.js";
 import { Membership } from "../../policy/group-settings.js";
 import { getChannelsByRecipientIds, getRecipientMembers } from "../../store/channels.js";

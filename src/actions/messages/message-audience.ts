@@ -4,7 +4,7 @@
  * public channel's update goes to its subscribers plus the non-guests holding a row (historical
  * rows included), not to everyone who might have fetched the messages.
  */
-import { MESSAGE_TYPE } from "../../lib/present-message.js";
+import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { ROLE } from "../../policy/roles.js";
 import type { Tx } from "../../store/db.js";
 import { getSubscriberIds } from "../../store/subscriptions.js";

@@ -10,7 +10,7 @@ import { accessMessage } from "../../access/messages.js";
 import type { AppDeps } from "../../deps.js";
 import { ApiError } from "../../errors.js";
 import { globalTime, unusedFence } from "../../lib/notice-syntax.js";
-import { MESSAGE_TYPE } from "../../lib/present-message.js";
+import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { realmSetting } from "../../lib/realm-settings.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { directMessageUrl, messageLinkSyntax, messageUrl } from "../../lib/topic-links.js";

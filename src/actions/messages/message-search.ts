@@ -5,7 +5,7 @@
  */
 import type { NarrowTerm } from "../../lib/narrow.js";
 import { escapeHtml, highlightHtml, highlightKeys, type SearchText } from "../../lib/search-highlight.js";
-import { MESSAGE_TYPE } from "../../lib/present-message.js";
+import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { displayTopic } from "../../lib/topics.js";
 import type { Tx } from "../../store/db.js";
 import { getMessagesByIds } from "../../store/messages.js";

@@ -16,7 +16,7 @@ import {
   type EditRow,
   type MessageExtras,
   type PresentMessageOptions,
-} from "../../lib/present-message.js";
+} from "../../present/present-message.js";
 import { getChannelsByRecipientIds, getRecipientMembers } from "../../store/channels.js";
 import type { Tx } from "../../store/db.js";
 import { getEditsForMessages, getReactionsForMessages, getSubmessagesForMessages } from "../../store/messages.js";

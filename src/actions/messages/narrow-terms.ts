@@ -8,7 +8,7 @@ import { accessMessage } from "../../access/messages.js";
 import { ApiError } from "../../errors.js";
 import { FLAG_BITS } from "../../lib/flags.js";
 import { badNarrow, isPersonalTerm, messageIdOperand, namesConversation, type NarrowTerm, type Operand } from "../../lib/narrow.js";
-import { MESSAGE_TYPE } from "../../lib/present-message.js";
+import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { parseSearchText, type SearchText } from "../../lib/search-highlight.js";
 import { RESOLVED_TOPIC_PREFIX } from "../../lib/topics.js";
 import { canReadSharedHistory, canSeeChannelMetadata, type ChannelViewer } from "../../policy/channels.js";

@@ -11,7 +11,7 @@ import { accessMessage } from "../../access/messages.js";
 import type { AppDeps } from "../../deps.js";
 import { ApiError } from "../../errors.js";
 import { publishOnCommit } from "../../events/bus.js";
-import { MESSAGE_TYPE } from "../../lib/present-message.js";
+import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { readTx, transaction, type Tx } from "../../store/db.js";
 import {

@@ -11,7 +11,7 @@ import { publishOnCommit } from "../../events/bus.js";
 import { dayOf } from "../../lib/channel-traffic.js";
 import { FLAG_BITS, flagNames } from "../../lib/flags.js";
 import { groupBy } from "../../lib/group-by.js";
-import { MESSAGE_TYPE } from "../../lib/present-message.js";
+import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { normalizeTopic } from "../../lib/topics.js";
 import { settingOf } from "../../lib/user-settings.js";
 import { Membership } from "../../policy/group-settings.js";

@@ -21,7 +21,7 @@ import { getSubscriberIds } from "../../store/subscriptions.js";
 import type { RealmRow, UserRow } from "../../store/types.js";
 import { getListedUsersByIds, type ListedUser } from "../../store/users.js";
 import { canPostToChannel } from "../../policy/channels.js";
-import { inaccessibleUserEmail } from "../../lib/present-user.js";
+import { inaccessibleUserEmail } from "../../present/present-user.js";
 import { placeholderEmailDomain } from "../users/user-access-events.js";
 import { checkContentEditAllowed } from "../message-edits/edit-permissions.js";
 

@@ -7,7 +7,7 @@
 import type { AppDeps } from "../../deps.js";
 import { fullAvatarUrl } from "../../lib/avatar-urls.js";
 import { FLAG_BITS } from "../../lib/flags.js";
-import { MESSAGE_TYPE } from "../../lib/present-message.js";
+import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { requiresE2eePush } from "../../lib/realm-settings.js";
 import { TRIGGER } from "../../policy/notifications.js";

@@ -12,7 +12,7 @@ import type { Agent } from "undici";
 import { isPrivateLiteral, privateAddressCause, publicOnlyLookup } from "../../lib/private-address.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { messageUrl } from "../../lib/topic-links.js";
-import { MESSAGE_TYPE } from "../../lib/present-message.js";
+import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { getBotServices, type BotServiceRow } from "../../store/bot-services.js";
 import { getChannelsByRecipientIds, getRecipientMembers } from "../../store/channels.js";
 import { readTx } from "../../store/db.js";

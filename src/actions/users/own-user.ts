@@ -8,9 +8,9 @@
  * builds the answer again; PostgreSQL builds it every time (no stamp).
  */
 import type { AppDeps } from "../../deps.js";
-import { serializeOwnUser } from "../../lib/answer-serializers.js";
+import { serializeOwnUser } from "../../present/answer-serializers.js";
 import { JsonMembers } from "../../lib/json-text.js";
-import { presentUser } from "../../lib/present-user.js";
+import { presentUser } from "../../present/present-user.js";
 import { StampMemo, type ChangeStamp } from "../../store/change-stamp.js";
 import { readTx } from "../../store/db.js";
 import { getMaxMessageId, getProfileData } from "../../store/profile.js";

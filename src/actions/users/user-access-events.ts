@@ -12,8 +12,8 @@
 import { partitionByAccess, realmRestrictsAccess } from "../../access/users.js";
 import type { AppDeps } from "../../deps.js";
 import { publishOnCommit } from "../../events/bus.js";
-import { withInaccessibleSender } from "../../lib/present-message.js";
-import { presentUser } from "../../lib/present-user.js";
+import { withInaccessibleSender } from "../../present/present-message.js";
+import { presentUser } from "../../present/present-user.js";
 import { fakeEmailDomain } from "../../policy/email-visibility.js";
 import { isGuest } from "../../policy/roles.js";
 import { INACCESSIBLE_USER_NAME } from "../../policy/user-access.js";

@@ -9,7 +9,7 @@ import { publishExportConsent } from "../realm-export/consent-events.js";
 import { loadUserAccess, userIdsWhoCanAccess } from "../../access/users.js";
 import type { AppDeps } from "../../deps.js";
 import { publishOnCommit } from "../../events/bus.js";
-import { presentBot, presentInaccessibleUser, presentUser } from "../../lib/present-user.js";
+import { presentBot, presentInaccessibleUser, presentUser } from "../../present/present-user.js";
 import { canSeeDeliveryEmail } from "../../policy/email-visibility.js";
 import { BOT_TYPE, ROLE, isRealmAdmin } from "../../policy/roles.js";
 import { getBotServices } from "../../store/bot-services.js";

@@ -4,7 +4,7 @@
  * client_gravatar, profile_data only when asked for and never for bots.
  */
 import { loadUserAccess } from "../../access/users.js";
-import { presentUser } from "../../lib/present-user.js";
+import { presentUser } from "../../present/present-user.js";
 import { canSeeDeliveryEmail } from "../../policy/email-visibility.js";
 import type { Tx } from "../../store/db.js";
 import { getProfileDataForUsers } from "../../store/profile-fields.js";

@@ -1,9 +1,9 @@
 /** The message object of spec section 2, built from loaded rows (pure). */
-import { flagNames } from "./flags.js";
-import { INACCESSIBLE_USER_AVATAR_PATH, avatarUrl } from "./avatar-urls.js";
+import { flagNames } from "../lib/flags.js";
+import { INACCESSIBLE_USER_AVATAR_PATH, avatarUrl } from "../lib/avatar-urls.js";
 import { inaccessibleUserEmail } from "./present-user.js";
 import { INACCESSIBLE_USER_NAME } from "../policy/user-access.js";
-import { displayTopic } from "./topics.js";
+import { displayTopic } from "../lib/topics.js";
 import type { MessageRow, UserRow } from "../store/types.js";
 
 export const MESSAGE_TYPE = { CHANNEL: 2, DIRECT: 1 } as const;

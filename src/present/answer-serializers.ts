@@ -12,7 +12,7 @@ import build, { type Schema } from "fast-json-stringify";
 const nullable = (type: "string" | "integer"): Schema => ({ type: [type, "null"] }) as unknown as Schema;
 const open = (properties: Record<string, Schema>): Schema => ({ type: "object", additionalProperties: true, properties });
 
-/** A user object as presentUser builds it (lib/present-user.ts). */
+/** A user object as presentUser builds it (present/present-user.ts). */
 const USER_PROPERTIES: Record<string, Schema> = {
   user_id: { type: "integer" },
   delivery_email: nullable("string"),

@@ -2,7 +2,7 @@
 import { ROLE } from "../policy/roles.js";
 import { INACCESSIBLE_USER_NAME } from "../policy/user-access.js";
 import type { UserRow } from "../store/types.js";
-import { INACCESSIBLE_USER_AVATAR_PATH, avatarUrl, fullAvatarUrl, type AvatarView } from "./avatar-urls.js";
+import { INACCESSIBLE_USER_AVATAR_PATH, avatarUrl, fullAvatarUrl, type AvatarView } from "../lib/avatar-urls.js";
 
 /** Zulip's timestamp text: ISO 8601 with an explicit +00:00 offset. */
 export function isoTimestamp(seconds: number): string {
