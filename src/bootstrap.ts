@@ -4,8 +4,8 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { doSetUpNewRealm } from "./actions/realm-onboarding.js";
-import { checkCreateRealm } from "./actions/realms.js";
+import { doSetUpNewRealm } from "./actions/realm/realm-onboarding.js";
+import { checkCreateRealm } from "./actions/realm/realms.js";
 import type { AppDeps } from "./deps.js";
 import { randomToken } from "./lib/secrets.js";
 import { readTx } from "./store/db.js";

@@ -6,7 +6,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { Config } from "./config.js";
 import type { EventBus } from "./events/bus.js";
 import type { QueueRegistry } from "./events/registry.js";
-import type { PresenceService } from "./actions/presence.js";
+import type { PresenceService } from "./actions/users/presence.js";
 import type { RateCounter } from "./lib/rate-limiter.js";
 import type { Store } from "./store/db.js";
 import type { OutgoingWebhookQueue } from "./actions/outgoing-webhooks/triggers.js";

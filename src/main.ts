@@ -13,7 +13,7 @@ import { ensureInitialRealm } from "./bootstrap.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { systemClock, type AppDeps } from "./deps.js";
 import { createEventSystem } from "./events/setup.js";
-import { PresenceService } from "./actions/presence.js";
+import { PresenceService } from "./actions/users/presence.js";
 import { Metrics } from "./http/metrics.js";
 import { startUnclaimedAttachmentCleanup } from "./scheduler/attachment-cleanup.js";
 import { MessageScheduler } from "./scheduler/message-scheduler.js";

@@ -2,7 +2,7 @@
  * Parley's dependencies built inside the benchmark process itself, for seeding through the actions
  * and for recording the SQL one request runs (bench/lib/replay.ts). Nothing here listens on a port.
  */
-import { PresenceService } from "../../src/actions/presence.js";
+import { PresenceService } from "../../src/actions/users/presence.js";
 import { loadConfig } from "../../src/config.js";
 import { systemClock, type AppDeps } from "../../src/deps.js";
 import { LocalEventBus } from "../../src/events/bus.js";

@@ -9,9 +9,9 @@
  *   "everyone" (the S6 pollers plus the sender) and "hundred" (100 subscribers, S2).
  * The org is seeded once, copied (bench/lib/stores.ts), and each copy gets its own history size.
  */
-import { checkCreateChannel } from "../../src/actions/create-channel.js";
-import { checkCreateRealm } from "../../src/actions/realms.js";
-import { checkCreateUser } from "../../src/actions/users.js";
+import { checkCreateChannel } from "../../src/actions/channels/create-channel.js";
+import { checkCreateRealm } from "../../src/actions/realm/realms.js";
+import { checkCreateUser } from "../../src/actions/users/users.js";
 import { channelColor } from "../../src/policy/channel-settings.js";
 import { analyze, bulkInsertMessages } from "../../src/store/bulk-seed.js";
 import { transaction, type Store, type Tx } from "../../src/store/db.js";

@@ -5,7 +5,7 @@
  * 404, so a URL's existence never leaks.
  */
 import { ApiError } from "../errors.js";
-import { MESSAGE_TYPE } from "../lib/present-message.js";
+import { MESSAGE_TYPE } from "../present/present-message.js";
 import { Membership } from "../policy/group-settings.js";
 import { getAttachmentById, getAttachmentByPathId, getLinkedMessages, type AttachmentRow } from "../store/attachments.js";
 import { getChannelsByRecipientIds } from "../store/channels.js";

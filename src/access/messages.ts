@@ -3,7 +3,7 @@
  * give "Invalid message(s)" (spec 4.6; architecture-anchors §7.5).
  */
 import { invalidMessage } from "../errors.js";
-import { MESSAGE_TYPE } from "../lib/present-message.js";
+import { MESSAGE_TYPE } from "../present/present-message.js";
 import { Membership } from "../policy/group-settings.js";
 import { canReadChannel, canReadSharedHistory } from "../policy/channels.js";
 import { isGuest } from "../policy/roles.js";

@@ -1,5 +1,5 @@
 /** Alert words (Zulip's get-alert-words, add-alert-words, remove-alert-words). */
-import { addAlertWords, getOwnAlertWords, MAX_ALERT_WORD_LENGTH, removeAlertWords } from "../actions/alert-words.js";
+import { addAlertWords, getOwnAlertWords, MAX_ALERT_WORD_LENGTH, removeAlertWords } from "../actions/users/alert-words.js";
 import { invalidParam } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";

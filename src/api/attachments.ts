@@ -1,5 +1,5 @@
 /** The uploader's files: `GET /attachments`, `DELETE /attachments/{attachment_id}` (OpenAPI). */
-import { doDeleteAttachment, listAttachments } from "../actions/attachments.js";
+import { doDeleteAttachment, listAttachments } from "../actions/uploads/attachments.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 

@@ -1,8 +1,8 @@
 /** Credential endpoints: spec 4.10, 4.14 and API-key rotation. */
-import { checkFetchApiKey, checkJwtFetchApiKey, doRegenerateApiKey } from "../actions/auth.js";
+import { checkFetchApiKey, checkJwtFetchApiKey, doRegenerateApiKey } from "../actions/auth/auth.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
-import { presentUser } from "../lib/present-user.js";
+import { presentUser } from "../present/present-user.js";
 
 export const fetchApiKey = endpoint({
   method: "POST",

@@ -2,7 +2,7 @@
  * Bot storage (Zulip's get/update/remove-bot-storage): the Python bindings' get_storage and
  * update_storage, which zulip_bots' StateHandler uses for `bot_handler.storage`.
  */
-import { getBotStorage, removeBotStorage, updateBotStorage } from "../actions/bot-storage.js";
+import { getBotStorage, removeBotStorage, updateBotStorage } from "../actions/bots/bot-storage.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import * as v from "../lib/validate.js";

@@ -1,6 +1,6 @@
 /** Bot endpoints (Zulip's add-bot, get-bots, update-bot, deactivate-bot, get-bot-api-key). */
-import { deactivateBot, updateBot } from "../actions/bot-admin.js";
-import { createBot, getBotApiKey, listOwnBots, MAX_PAYLOAD_URL_LENGTH, regenerateBotApiKey } from "../actions/bots.js";
+import { deactivateBot, updateBot } from "../actions/bots/bot-admin.js";
+import { createBot, getBotApiKey, listOwnBots, MAX_PAYLOAD_URL_LENGTH, regenerateBotApiKey } from "../actions/bots/bots.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import * as v from "../lib/validate.js";

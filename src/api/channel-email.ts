@@ -1,5 +1,5 @@
 /** A channel's email gateway address (Zulip's get-stream-email-address; FL 226, `sender_id` FL 335). */
-import { getChannelEmailAddress } from "../actions/channel-email.js";
+import { getChannelEmailAddress } from "../actions/channels/channel-email.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 

@@ -6,7 +6,7 @@ import {
   listChannelFoldersForApi,
   reorderChannelFolders,
   updateChannelFolderProperties,
-} from "../actions/channel-folders.js";
+} from "../actions/channels/channel-folders.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import { readTx } from "../store/db.js";

@@ -3,9 +3,9 @@
  * settings (a group-setting value on create, `{"new", "old"?}` on update), retention days and
  * topics policy, which clients send either JSON-encoded or as plain strings.
  */
-import { groupSettingValue } from "../actions/group-settings.js";
-import type { NewChannelSettings } from "../actions/create-channel.js";
-import type { GroupSettingChange } from "../actions/update-channel.js";
+import { groupSettingValue } from "../actions/groups/group-settings.js";
+import type { NewChannelSettings } from "../actions/channels/create-channel.js";
+import type { GroupSettingChange } from "../actions/channels/update-channel.js";
 import { invalidParam } from "../errors.js";
 import { p } from "../http/params.js";
 import * as v from "../lib/validate.js";

@@ -3,11 +3,11 @@
  * and the default-channel set.
  */
 import { accessChannelByName } from "../access/channels.js";
-import { checkArchiveChannel } from "../actions/archive-channel.js";
-import { getChannelObject, getChannelSubscriberIds, listChannelObjects } from "../actions/channel-views.js";
-import { checkCreateChannel } from "../actions/create-channel.js";
-import { checkAddDefaultChannel, checkRemoveDefaultChannel } from "../actions/default-channels.js";
-import { checkUpdateChannel, type GroupSettingChange } from "../actions/update-channel.js";
+import { checkArchiveChannel } from "../actions/channels/archive-channel.js";
+import { getChannelObject, getChannelSubscriberIds, listChannelObjects } from "../actions/channels/channel-views.js";
+import { checkCreateChannel } from "../actions/channels/create-channel.js";
+import { checkAddDefaultChannel, checkRemoveDefaultChannel } from "../actions/channels/default-channels.js";
+import { checkUpdateChannel, type GroupSettingChange } from "../actions/channels/update-channel.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import * as v from "../lib/validate.js";

@@ -3,7 +3,7 @@
  * The mobile app calls the first on every start until it holds a device id, then registers its
  * E2EE push key and token against that id (POST /mobile_push/register).
  */
-import { doRegisterClientDevice, doRemoveClientDevice } from "../actions/client-devices.js";
+import { doRegisterClientDevice, doRemoveClientDevice } from "../actions/push/client-devices.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 

@@ -1,5 +1,5 @@
 /** Drafts (Zulip's get-drafts, create-drafts, edit-draft, delete-draft). */
-import { createDrafts, editDraft, getOwnDrafts, removeDraft, type DraftInput } from "../actions/drafts.js";
+import { createDrafts, editDraft, getOwnDrafts, removeDraft, type DraftInput } from "../actions/users/drafts.js";
 import { invalidParam } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";

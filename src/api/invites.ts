@@ -1,7 +1,7 @@
 /** Invitations (spec 4.9; Zulip's invites endpoints): email invitations and reusable links. */
-import { MAX_INVITE_EXPIRY_MINUTES, MAX_WELCOME_MESSAGE_LENGTH } from "../actions/invite-checks.js";
-import { getInvites, resendInvite, revokeInvite } from "../actions/invite-manage.js";
-import { checkInviteUsers, createMultiuseInvite } from "../actions/invites.js";
+import { MAX_INVITE_EXPIRY_MINUTES, MAX_WELCOME_MESSAGE_LENGTH } from "../actions/invites/invite-checks.js";
+import { getInvites, resendInvite, revokeInvite } from "../actions/invites/invite-manage.js";
+import { checkInviteUsers, createMultiuseInvite } from "../actions/invites/invites.js";
 import { invalidParam } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";

@@ -1,5 +1,5 @@
 /** Linkifier endpoints (spec 4.17; Zulip's *-linkifier operations and the legacy filters list). */
-import { addLinkifier, changeLinkifier, listLinkifiersForApi, removeLinkifier, reorderLinkifiers } from "../actions/linkifiers.js";
+import { addLinkifier, changeLinkifier, listLinkifiersForApi, removeLinkifier, reorderLinkifiers } from "../actions/realm/linkifiers.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import * as v from "../lib/validate.js";

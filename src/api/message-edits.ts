@@ -2,12 +2,12 @@
  * Changing messages and personal read state: edit/move (update-message), edit history (spec 4.15),
  * delete, personal flags, the deprecated mark-as-read endpoints, and Markdown preview (render-message).
  */
-import { checkDeleteMessage } from "../actions/delete-message.js";
-import { checkUpdateMessage } from "../actions/edit-message.js";
-import { checkMarkAllAsRead, checkMarkChannelAsRead, checkUpdateMessageFlags } from "../actions/flags.js";
-import { getMessageHistory } from "../actions/message-history.js";
-import { renderContent } from "../actions/render.js";
-import { truncateContent } from "../actions/send-message.js";
+import { checkDeleteMessage } from "../actions/messages/delete-message.js";
+import { checkUpdateMessage } from "../actions/message-edits/edit-message.js";
+import { checkMarkAllAsRead, checkMarkChannelAsRead, checkUpdateMessageFlags } from "../actions/messages/flags.js";
+import { getMessageHistory } from "../actions/message-edits/message-history.js";
+import { renderContent } from "../actions/messages/render.js";
+import { truncateContent } from "../actions/messages/send-message.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import { readTx } from "../store/db.js";

@@ -2,9 +2,9 @@
  * Message fetching by narrow: GET /messages (spec 4.8), GET /messages/matches_narrow and
  * POST /messages/flags/narrow (Zulip's update-message-flags-for-narrow).
  */
-import { getMessages } from "../actions/fetch-messages.js";
-import { checkUpdateFlagsForNarrow } from "../actions/flags-narrow.js";
-import { messagesMatchingNarrow } from "../actions/message-search.js";
+import { getMessages } from "../actions/messages/fetch-messages.js";
+import { checkUpdateFlagsForNarrow } from "../actions/messages/flags-narrow.js";
+import { messagesMatchingNarrow } from "../actions/messages/message-search.js";
 import { invalidParam } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";

@@ -1,5 +1,5 @@
 /** Reporting a message (Zulip's report-message, FL 382; report types from register's server_report_message_types, FL 435). */
-import { MAX_REPORT_DESCRIPTION_LENGTH, REPORT_TYPE_KEYS, checkReportMessage } from "../actions/message-reports.js";
+import { MAX_REPORT_DESCRIPTION_LENGTH, REPORT_TYPE_KEYS, checkReportMessage } from "../actions/messages/message-reports.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 

@@ -1,7 +1,7 @@
 /** Message endpoints: send (Zulip's send-message) and fetch one (spec 4.6). */
 import { accessMessage } from "../access/messages.js";
-import { presentMessages } from "../actions/message-views.js";
-import { checkSendMessage } from "../actions/send-message.js";
+import { presentMessages } from "../actions/messages/message-views.js";
+import { checkSendMessage } from "../actions/messages/send-message.js";
 import { clientName } from "../http/client-name.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";

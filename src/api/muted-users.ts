@@ -1,5 +1,5 @@
 /** Muting users (Zulip's mute-user and unmute-user; FL 48, bots FL 188). */
-import { checkMuteUser, checkUnmuteUser } from "../actions/muted-users.js";
+import { checkMuteUser, checkUnmuteUser } from "../actions/users/muted-users.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 

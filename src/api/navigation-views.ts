@@ -10,7 +10,7 @@ import {
   checkUpdateNavigationView,
   checkViewName,
   getOwnNavigationViews,
-} from "../actions/navigation-views.js";
+} from "../actions/users/navigation-views.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 

@@ -1,7 +1,7 @@
 /** Presence endpoints: update own presence, realm presence, one user's presence. */
 import { loadUserAccess, userIdFromSegment } from "../access/users.js";
 import { checkHumanCaller } from "../actions/caller-checks.js";
-import { presenceRowsFor, presentPresenceLegacy, presentPresenceModern, presentUserPresence } from "../actions/presence.js";
+import { presenceRowsFor, presentPresenceLegacy, presentPresenceModern, presentUserPresence } from "../actions/users/presence.js";
 import { ApiError, invalidUser } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";

@@ -1,12 +1,12 @@
 /** Custom profile fields (Zulip's *-custom-profile-field endpoints) and your values (spec 4.16). */
-import { checkProfileDataParam, removeOwnProfileData, updateOwnProfileData } from "../actions/profile-data.js";
+import { checkProfileDataParam, removeOwnProfileData, updateOwnProfileData } from "../actions/users/profile-data.js";
 import {
   createProfileField,
   deleteProfileFieldDefinition,
   listProfileFieldsForApi,
   reorderProfileFields,
   updateProfileFieldDefinition,
-} from "../actions/profile-fields.js";
+} from "../actions/users/profile-fields.js";
 import { invalidParam } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";

@@ -3,8 +3,8 @@
  * registration of a client device (register-push-device as of FL 468) and the E2EE test
  * notification (spec 4.21).
  */
-import { checkSendE2eeTestNotification, checkSendLegacyTestNotification, doAddPushToken, doRemovePushToken } from "../actions/push.js";
-import { doRegisterPushDevice } from "../actions/push-registration.js";
+import { checkSendE2eeTestNotification, checkSendLegacyTestNotification, doAddPushToken, doRemovePushToken } from "../actions/push/push.js";
+import { doRegisterPushDevice } from "../actions/push/push-registration.js";
 import { invalidParam } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";

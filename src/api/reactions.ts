@@ -1,6 +1,6 @@
 /** Emoji reaction endpoints (spec 4.18; Zulip's add-reaction and remove-reaction). */
-import { REACTION_TYPE } from "../actions/emoji-data.js";
-import { checkAddReaction, checkRemoveReaction } from "../actions/reactions.js";
+import { REACTION_TYPE } from "../actions/realm/emoji-data.js";
+import { checkAddReaction, checkRemoveReaction } from "../actions/messages/reactions.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 

@@ -1,5 +1,5 @@
 /** A message's read receipts (Zulip's get-read-receipts, FL 137). */
-import { getReadReceipts } from "../actions/read-receipts.js";
+import { getReadReceipts } from "../actions/messages/read-receipts.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 

@@ -1,5 +1,5 @@
 /** Custom emoji (Zulip's get-custom-emoji, upload-custom-emoji, deactivate-custom-emoji). */
-import { checkAddRealmEmoji, checkDeactivateRealmEmoji, getRealmEmojiDict, MAX_EMOJI_FILE_BYTES } from "../actions/realm-emoji.js";
+import { checkAddRealmEmoji, checkDeactivateRealmEmoji, getRealmEmojiDict, MAX_EMOJI_FILE_BYTES } from "../actions/realm/realm-emoji.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 

@@ -1,8 +1,8 @@
 /** Code playgrounds, allowed domains and Welcome Bot's test message (Zulip's *-code-playground, *-realm-domain and test-welcome-bot-custom-message). */
-import { addPlayground, MAX_PLAYGROUND_NAME_LENGTH, MAX_PLAYGROUND_URL_TEMPLATE_LENGTH, MAX_PYGMENTS_LANGUAGE_LENGTH, removePlayground } from "../actions/realm-playgrounds.js";
-import { addRealmDomain, changeRealmDomain, getRealmDomains, removeRealmDomain } from "../actions/realm-domains.js";
-import { MAX_WELCOME_MESSAGE_LENGTH } from "../actions/invite-checks.js";
-import { sendTestWelcomeMessage } from "../actions/welcome-bot.js";
+import { addPlayground, MAX_PLAYGROUND_NAME_LENGTH, MAX_PLAYGROUND_URL_TEMPLATE_LENGTH, MAX_PYGMENTS_LANGUAGE_LENGTH, removePlayground } from "../actions/realm/realm-playgrounds.js";
+import { addRealmDomain, changeRealmDomain, getRealmDomains, removeRealmDomain } from "../actions/realm/realm-domains.js";
+import { MAX_WELCOME_MESSAGE_LENGTH } from "../actions/invites/invite-checks.js";
+import { sendTestWelcomeMessage } from "../actions/bots/welcome-bot.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import { readTx } from "../store/db.js";

@@ -2,9 +2,9 @@
  * Organization settings (Zulip's update-realm, `PATCH /realm`) for the settings the spec's rules
  * depend on, and every realm group setting ({"new": value, "old"?: value}).
  */
-import { groupSettingChange, type GroupSettingChange } from "../actions/realm-group-settings.js";
-import { MAX_REALM_DESCRIPTION_LENGTH, MAX_REALM_NAME_LENGTH, updateRealmSettings } from "../actions/realm-settings.js";
-import { MAX_WELCOME_MESSAGE_LENGTH } from "../actions/invite-checks.js";
+import { groupSettingChange, type GroupSettingChange } from "../actions/groups/realm-group-settings.js";
+import { MAX_REALM_DESCRIPTION_LENGTH, MAX_REALM_NAME_LENGTH, updateRealmSettings } from "../actions/realm/realm-settings.js";
+import { MAX_WELCOME_MESSAGE_LENGTH } from "../actions/invites/invite-checks.js";
 import { invalidParam } from "../errors.js";
 import { jsonOrString, retentionParam, retentionValue } from "./channel-params.js";
 import { endpoint } from "../http/endpoint.js";

@@ -6,7 +6,7 @@ import {
   doDeleteSavedSnippet,
   doEditSavedSnippet,
   getOwnSavedSnippets,
-} from "../actions/saved-snippets.js";
+} from "../actions/users/saved-snippets.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 

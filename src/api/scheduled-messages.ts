@@ -1,11 +1,11 @@
 /** Scheduled messages (Zulip's get/create/update/delete-scheduled-message) and message reminders. */
-import { doCreateReminder, doDeleteReminder, getOwnReminders } from "../actions/reminders.js";
+import { doCreateReminder, doDeleteReminder, getOwnReminders } from "../actions/messages/reminders.js";
 import {
   doCreateScheduledMessage,
   doDeleteScheduledMessage,
   doEditScheduledMessage,
   getOwnScheduledMessages,
-} from "../actions/scheduled-messages.js";
+} from "../actions/messages/scheduled-messages.js";
 import { clientName } from "../http/client-name.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";

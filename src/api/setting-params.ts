@@ -7,7 +7,7 @@ import { invalidParam } from "../errors.js";
 import { p, type ParamSpec } from "../http/params.js";
 import { BOOLEAN_USER_SETTINGS, INTEGER_USER_SETTINGS, PERSONAL_BOOLEAN_SETTINGS, PERSONAL_ONLY_SETTINGS, STRING_USER_SETTINGS } from "../lib/user-settings.js";
 
-/** Checked with Zulip's own wording by actions/user-settings (checkSettingValues). */
+/** Checked with Zulip's own wording by actions/users/user-settings (checkSettingValues). */
 const CHECKED_LATER = new Set(["notification_sound", "email_notifications_batching_period_seconds"]);
 
 /** A value from the allowed list; integers without a list must not be negative. */

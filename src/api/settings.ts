@@ -1,7 +1,7 @@
 /** Personal settings (Zulip's PATCH /settings) and the realm's defaults for new users (spec 4.2). */
-import { updateRealmUserDefaults } from "../actions/realm-defaults.js";
-import { updateOwnSettings } from "../actions/user-settings.js";
-import { checkTargetUsersParam, updateSettingsForUsers } from "../actions/user-settings-bulk.js";
+import { updateRealmUserDefaults } from "../actions/realm/realm-defaults.js";
+import { updateOwnSettings } from "../actions/users/user-settings.js";
+import { checkTargetUsersParam, updateSettingsForUsers } from "../actions/users/user-settings-bulk.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import { settingParams, suppliedSettings } from "./setting-params.js";

@@ -3,7 +3,7 @@
  * Zulip's OpenAPI document, but every Zulip client with widgets calls it (the mobile app's
  * lib/api/route/submessage.dart; feature level 354 for its access rules).
  */
-import { checkAddSubmessage } from "../actions/submessages.js";
+import { checkAddSubmessage } from "../actions/messages/submessages.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 

@@ -2,10 +2,10 @@
  * Subscription endpoints: list, subscribe (creating missing channels), unsubscribe, the bulk
  * add/delete form, per-subscription settings and a user's subscription status.
  */
-import { getSubscriptionStatus, getUserChannelIds, listSubscriptionObjects } from "../actions/channel-views.js";
-import { checkSubscribe, type SubscribeInput } from "../actions/subscribe.js";
-import { checkUpdateSubscriptionProperties, type PropertyChange } from "../actions/subscription-properties.js";
-import { checkUnsubscribe } from "../actions/unsubscribe.js";
+import { getSubscriptionStatus, getUserChannelIds, listSubscriptionObjects } from "../actions/channels/channel-views.js";
+import { checkSubscribe, type SubscribeInput } from "../actions/channels/subscribe.js";
+import { checkUpdateSubscriptionProperties, type PropertyChange } from "../actions/channels/subscription-properties.js";
+import { checkUnsubscribe } from "../actions/channels/unsubscribe.js";
 import { ApiError, invalidParam } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";

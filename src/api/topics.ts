@@ -2,9 +2,9 @@
  * Topic endpoints: a channel's topic list (spec 4.19), per-user topic visibility (POST /user_topics),
  * the deprecated muted-topics PATCH (spec 4.4) and deleting a topic.
  */
-import { checkDeleteTopic } from "../actions/delete-topic.js";
-import { getChannelTopics } from "../actions/topic-history.js";
-import { VISIBILITY_POLICIES, checkSetUserTopic, checkUpdateMutedTopic } from "../actions/user-topics.js";
+import { checkDeleteTopic } from "../actions/messages/delete-topic.js";
+import { getChannelTopics } from "../actions/messages/topic-history.js";
+import { VISIBILITY_POLICIES, checkSetUserTopic, checkUpdateMutedTopic } from "../actions/users/user-topics.js";
 import { invalidParam } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";

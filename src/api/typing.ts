@@ -1,5 +1,5 @@
 /** `POST /typing` (spec 4.1) and typing while editing a message (`POST /messages/{id}/typing`, FL 351/361). */
-import { checkSendEditTyping, checkSendTyping, checkTypingType } from "../actions/typing.js";
+import { checkSendEditTyping, checkSendTyping, checkTypingType } from "../actions/messages/typing.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 

@@ -5,8 +5,8 @@
  * Zulip's check-thumbnail-status (FL 479) tells a client polling after an upload whether its
  * thumbnails are there.
  */
-import { getThumbnailStatus } from "../actions/thumbnails.js";
-import { checkUploadFile, getTemporaryFileUrl, maxUploadBytes } from "../actions/uploads.js";
+import { getThumbnailStatus } from "../actions/uploads/thumbnails.js";
+import { checkUploadFile, getTemporaryFileUrl, maxUploadBytes } from "../actions/uploads/uploads.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 

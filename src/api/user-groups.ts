@@ -1,8 +1,8 @@
 /** User-group endpoints (spec 4.13, 4.20; Zulip's user_groups operations). */
-import { groupSettingValue } from "../actions/group-settings.js";
-import { updateGroupMembership, updateGroupSubgroups } from "../actions/user-group-members.js";
-import { groupMemberIds, groupSubgroupIds, isGroupMember, listGroupsFor } from "../actions/user-group-views.js";
-import { createUserGroup, deactivateUserGroup, updateUserGroup, type SettingChange } from "../actions/user-groups.js";
+import { groupSettingValue } from "../actions/groups/group-settings.js";
+import { updateGroupMembership, updateGroupSubgroups } from "../actions/groups/user-group-members.js";
+import { groupMemberIds, groupSubgroupIds, isGroupMember, listGroupsFor } from "../actions/groups/user-group-views.js";
+import { createUserGroup, deactivateUserGroup, updateUserGroup, type SettingChange } from "../actions/groups/user-groups.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import * as v from "../lib/validate.js";

@@ -1,5 +1,5 @@
 /** Status endpoints (spec 4.12; Zulip's update-status, get-user-status and update-status-for-user). */
-import { getStatusOf, updateOwnStatus, updateStatusOf } from "../actions/user-status.js";
+import { getStatusOf, updateOwnStatus, updateStatusOf } from "../actions/users/user-status.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 import { readTx } from "../store/db.js";

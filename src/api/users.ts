@@ -3,13 +3,13 @@
  * creation, administration (spec 4.11), deactivation and reactivation.
  */
 import { accessUserByIdOrEmail } from "../access/users.js";
-import { checkDeactivationActionsParam } from "../actions/deactivation-actions.js";
-import { checkProfileDataParam } from "../actions/profile-data.js";
-import { deactivateOwnAccount, deactivateUserAccount, reactivateUserAccount } from "../actions/user-activation.js";
-import { updateUserAccount } from "../actions/user-admin.js";
-import { ownUserMembers } from "../actions/own-user.js";
-import { listUsersForSpectator, listUsersForViewer, presentUsersFor } from "../actions/user-views.js";
-import { createUserAccount } from "../actions/users.js";
+import { checkDeactivationActionsParam } from "../actions/users/deactivation-actions.js";
+import { checkProfileDataParam } from "../actions/users/profile-data.js";
+import { deactivateOwnAccount, deactivateUserAccount, reactivateUserAccount } from "../actions/users/user-activation.js";
+import { updateUserAccount } from "../actions/users/user-admin.js";
+import { ownUserMembers } from "../actions/users/own-user.js";
+import { listUsersForSpectator, listUsersForViewer, presentUsersFor } from "../actions/users/user-views.js";
+import { createUserAccount } from "../actions/users/users.js";
 import { ApiError } from "../errors.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
@@ -112,7 +112,7 @@ export const deactivateUser = endpoint({
   auth: "admin",
   params: {
     user_id: p.int().path(),
-    // FL 459: also delete the user's profile and/or messages (actions/deactivation-actions.ts).
+    // FL 459: also delete the user's profile and/or messages (actions/users/deactivation-actions.ts).
     actions: p.json(checkDeactivationActionsParam).optional(),
     deactivation_notification_comment: p.str({ maxLength: 2000 }).optional(),
   },

@@ -3,9 +3,9 @@
  * (FL 465), create-constructor-groups-video-call (FL 460), create-webex-video-call (FL 493)). Open
  * to every account, as in Zulip; each answers `{url}` or the provider's error.
  */
-import { createBigBlueButtonCall } from "../actions/video-calls.js";
-import { createConstructorGroupsCall, createNextcloudTalkCall } from "../actions/video-call-providers.js";
-import { createWebexCall } from "../actions/webex-calls.js";
+import { createBigBlueButtonCall } from "../actions/calls/video-calls.js";
+import { createConstructorGroupsCall, createNextcloudTalkCall } from "../actions/calls/video-call-providers.js";
+import { createWebexCall } from "../actions/calls/webex-calls.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
 

@@ -5,7 +5,7 @@
  * (one server process, its queues in its own memory) no other process can hear them, and clients
  * see the change in the rows when they next register.
  */
-import { PresenceService } from "../actions/presence.js";
+import { PresenceService } from "../actions/users/presence.js";
 import type { Config } from "../config.js";
 import { systemClock, type AppDeps } from "../deps.js";
 import { LocalEventBus, type EventBus } from "../events/bus.js";

@@ -1,9 +1,9 @@
 /** The manage commands as functions (the CLI parses flags; tests call these directly). */
-import { doSetUpNewRealm } from "../actions/realm-onboarding.js";
-import { checkCreateRealm } from "../actions/realms.js";
+import { doSetUpNewRealm } from "../actions/realm/realm-onboarding.js";
+import { checkCreateRealm } from "../actions/realm/realms.js";
 import type { Config } from "../config.js";
 import { withCliDeps } from "./cli-deps.js";
-import { checkCreateUser, subscribeNewUser } from "../actions/users.js";
+import { checkCreateUser, subscribeNewUser } from "../actions/users/users.js";
 import type { Clock } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { LocalEventBus } from "../events/bus.js";

@@ -33,20 +33,20 @@ export const CLIENT_CAPABILITIES: Readonly<Record<string, ClientCapability>> = {
   },
   linkifier_url_template: {
     featureLevel: 176,
-    honouredBy: "realm_linkifiers is empty in register, and realm_linkifiers events skipped, without it (events/state/index.ts, actions/linkifiers.ts)",
+    honouredBy: "realm_linkifiers is empty in register, and realm_linkifiers events skipped, without it (events/state/index.ts, actions/realm/linkifiers.ts)",
   },
   user_list_incomplete: {
     featureLevel: 232,
     honouredBy:
-      "a guest limited by can_access_all_users_group gets no \"Unknown user\" placeholders in realm_users (events/state/people.ts) nor realm_user add for new users they may not access (actions/user-events.ts, only_without)",
+      "a guest limited by can_access_all_users_group gets no \"Unknown user\" placeholders in realm_users (events/state/people.ts) nor realm_user add for new users they may not access (actions/users/user-events.ts, only_without)",
   },
-  include_deactivated_groups: { featureLevel: 294, honouredBy: "deactivated groups and their events (events/state/people.ts, actions/user-groups.ts)" },
-  archived_channels: { featureLevel: 315, honouredBy: "archived channels and their events (events/state/channels.ts, actions/archive-channel.ts)" },
+  include_deactivated_groups: { featureLevel: 294, honouredBy: "deactivated groups and their events (events/state/people.ts, actions/groups/user-groups.ts)" },
+  archived_channels: { featureLevel: 315, honouredBy: "archived channels and their events (events/state/channels.ts, actions/channels/archive-channel.ts)" },
   empty_topic_name: { featureLevel: 334, honouredBy: '"" topics shown as realm_empty_topic_display_name without it (events/topic-names.ts)' },
   simplified_presence_events: { featureLevel: 419, honouredBy: "presence events in the {presences} shape (events/queue.ts)" },
   individual_emoji_changes: {
     featureLevel: 491,
-    honouredBy: "realm_emoji add / update_one events instead of the whole-list update (actions/realm-emoji.ts)",
+    honouredBy: "realm_emoji add / update_one events instead of the whole-list update (actions/realm/realm-emoji.ts)",
   },
 };
 

@@ -1,7 +1,7 @@
 /**
  * Avatar routes at the site root, outside /api/v1, where Zulip has them:
  * - `GET /avatar/{user_id}`, `GET /avatar/{email}` and their `/medium` variants: a 302 to the
- *   user's avatar (actions/avatars.ts), for a user authenticated with HTTP Basic (the mobile app)
+ *   user's avatar (actions/users/avatars.ts), for a user authenticated with HTTP Basic (the mobile app)
  *   or a session cookie (a browser), the request's query string carried over as Zulip does;
  * - the images Parley draws itself where Zulip would show Gravatar or its default image
  *   (lib/avatar-urls.ts): `/user_avatars/{realm_id}/defaults/{user_id}.png` (100 px) and
@@ -14,7 +14,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fileNotFound } from "../access/attachments.js";
-import { getAvatarRedirect } from "../actions/avatars.js";
+import { getAvatarRedirect } from "../actions/users/avatars.js";
 import type { AppDeps } from "../deps.js";
 import { sendCachedBody } from "./cached-body.js";
 import { subdomainFromHost } from "./realm-host.js";

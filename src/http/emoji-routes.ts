@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { fileNotFound } from "../access/attachments.js";
-import { emojiPathId, emojiStillPathId } from "../actions/realm-emoji.js";
+import { emojiPathId, emojiStillPathId } from "../actions/realm/realm-emoji.js";
 import type { AppDeps } from "../deps.js";
 import { sendCachedBody } from "./cached-body.js";
 import { EMOJI_DATA_DIR, serverEmojiData, serverEmojiDataFileName } from "../lib/server-emoji-data.js";

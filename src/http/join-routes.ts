@@ -5,8 +5,8 @@
  * shows the form again with the message (400); a dead link shows an error page (404 or 410).
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { acceptInvitation, getJoinableInvite, type JoinableInvite } from "../actions/invite-join.js";
-import { checkLogin } from "../actions/sessions.js";
+import { acceptInvitation, getJoinableInvite, type JoinableInvite } from "../actions/invites/invite-join.js";
+import { checkLogin } from "../actions/auth/sessions.js";
 import { setSessionCookie } from "./session-auth.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";

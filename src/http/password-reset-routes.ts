@@ -1,13 +1,13 @@
 /**
  * Password reset at the site root, where Zulip has it (outside /api/v1):
  * - `POST /accounts/password/reset/` with `email`: the "forgot password" form; mails a reset link
- *   (actions/passwords.ts) and answers success whether or not the address has an account.
+ *   (actions/auth/passwords.ts) and answers success whether or not the address has an account.
  * - `GET /accounts/password/reset/{token}/`: the form to choose a new password (or an error page
  *   for a dead link); `POST` to it with `new_password` sets it, after which the link is dead.
  * Pages are HTML with no script, never cached, sent with no Referer (the URL holds the token).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { checkPasswordResetLink, MIN_PASSWORD_LENGTH, requestPasswordReset, resetPasswordWithToken } from "../actions/passwords.js";
+import { checkPasswordResetLink, MIN_PASSWORD_LENGTH, requestPasswordReset, resetPasswordWithToken } from "../actions/auth/passwords.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { PAGE_HEADERS, escapeHtml, page } from "./pages.js";

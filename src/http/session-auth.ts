@@ -10,7 +10,7 @@
  * also covers other subdomains of the same site (other realms).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { getSessionUser, SESSION_SECONDS } from "../actions/sessions.js";
+import { getSessionUser, SESSION_SECONDS } from "../actions/auth/sessions.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError, unauthorized } from "../errors.js";
 import type { RealmRow, UserRow } from "../store/types.js";

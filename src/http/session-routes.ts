@@ -12,7 +12,7 @@
  * calls, and are never cached.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { checkLogin, doLogout } from "../actions/sessions.js";
+import { checkLogin, doLogout } from "../actions/auth/sessions.js";
 import type { AppDeps } from "../deps.js";
 import { p, parseParams } from "./params.js";
 import { RATE_LIMIT_RULES } from "../lib/rate-limiter.js";

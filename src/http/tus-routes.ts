@@ -19,7 +19,7 @@ import type { Server, Upload } from "@tus/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { IncomingMessage } from "node:http";
 import { join } from "node:path";
-import { checkQuotaForUploadOfSize, doFinishResumableUpload, maxUploadBytes, uploadsDisabled } from "../actions/uploads.js";
+import { checkQuotaForUploadOfSize, doFinishResumableUpload, maxUploadBytes, uploadsDisabled } from "../actions/uploads/uploads.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { errorBody } from "./respond.js";

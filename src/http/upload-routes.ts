@@ -10,8 +10,8 @@
  * endpoint `/api/v1/tus` is registered here too (tus-routes.ts).
  */
 import type { FastifyInstance } from "fastify";
-import { getReadableThumbnail } from "../actions/thumbnails.js";
-import { getAttachmentByTemporaryToken, getReadableAttachment } from "../actions/uploads.js";
+import { getReadableThumbnail } from "../actions/uploads/thumbnails.js";
+import { getAttachmentByTemporaryToken, getReadableAttachment } from "../actions/uploads/uploads.js";
 import type { AppDeps } from "../deps.js";
 import { sendStoredFile } from "../uploads/serve.js";
 import { uploadStorage } from "../uploads/storage.js";

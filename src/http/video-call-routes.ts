@@ -8,8 +8,8 @@
  *   on the root domain, which first forwards to the realm named in `state` (complete_webex_user).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { joinBigBlueButtonCall } from "../actions/video-calls.js";
-import { completeWebexAuthorization, webexAuthorizationUrl, webexSessionId } from "../actions/webex-calls.js";
+import { joinBigBlueButtonCall } from "../actions/calls/video-calls.js";
+import { completeWebexAuthorization, webexAuthorizationUrl, webexSessionId } from "../actions/calls/webex-calls.js";
 import type { AppDeps } from "../deps.js";
 import { ApiError } from "../errors.js";
 import { realmUrl } from "../lib/realm-url.js";

@@ -3,7 +3,7 @@
  * a request is allowed while every rule of its kind has budget left in its current window.
  * Counters live in memory for one process, or in Redis so that several processes share them.
  * Used by the HTTP layer (per user and per address, http/rate-limit.ts) and by actions (failed
- * logins, actions/auth.ts), so it lives below both.
+ * logins, actions/auth/auth.ts), so it lives below both.
  */
 import type { Redis } from "ioredis";
 import type { Config } from "../config.js";

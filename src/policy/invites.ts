@@ -26,7 +26,7 @@ export interface AllowedDomain {
 /**
  * Why an address may not join the realm (Zulip's validate_email_is_valid), or null. A realm with
  * emails_restricted_to_domains accepts only its allowed domains (`domains`, the realm_domains
- * rows; actions/realm-domains.ts) and no `+` addresses.
+ * rows; actions/realm/realm-domains.ts) and no `+` addresses.
  */
 export function inviteEmailError(realm: Pick<RealmRow, "emails_restricted_to_domains">, domains: readonly AllowedDomain[], email: string): string | null {
   if (!isValidEmail(email)) return "Invalid address.";

@@ -1,6 +1,6 @@
 /**
  * Zulip's system bots. Zulip runs Notification Bot as one cross-realm bot; Parley gives each realm
- * an account with its address (actions/notification-bot.ts). Its notices speak for the server,
+ * an account with its address (actions/bots/notification-bot.ts). Its notices speak for the server,
  * not for a person, so they are not limited by what one user may see.
  */
 import type { UserRow } from "../store/types.js";

@@ -15,7 +15,7 @@
  *   accessible (get_accessible_user_ids(include_deactivated_users=True)); a deactivated user who
  *   only shared channels is not ("we treat deactivated channel subscribers as inaccessible").
  * - Everything else about an inaccessible user is hidden: they are an "Unknown user" placeholder
- *   (lib/present-user.ts presentInaccessibleUser) or left out. What stays visible, as in Zulip, is
+ *   (present/present-user.ts presentInaccessibleUser) or left out. What stays visible, as in Zulip, is
  *   which user ids exist: group members, channel subscribers, reactions and message sender ids.
  */
 import type { UserRow } from "../store/types.js";

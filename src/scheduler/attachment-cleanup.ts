@@ -4,7 +4,7 @@
  * message an upload was made for. Runs in batches, each in its own transaction, so one run never
  * holds a long lock.
  */
-import { doDeleteUnclaimedAttachments } from "../actions/attachments.js";
+import { doDeleteUnclaimedAttachments } from "../actions/uploads/attachments.js";
 import type { AppDeps } from "../deps.js";
 
 export const DEFAULT_GRACE_HOURS = 72;

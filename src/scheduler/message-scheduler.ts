@@ -1,10 +1,10 @@
 /**
  * The server's delivery of scheduled messages and reminders: a DueWorker (due-worker.ts) over the
- * scheduled_messages rows, sending through actions/scheduled-delivery.ts. Zulip runs the same loop
+ * scheduled_messages rows, sending through actions/messages/scheduled-delivery.ts. Zulip runs the same loop
  * as its deliver_scheduled_messages worker, at minute granularity. Each row is claimed by one
  * process (store/scheduled-messages.ts).
  */
-import { deliverDue, nextScheduledDelivery } from "../actions/scheduled-delivery.js";
+import { deliverDue, nextScheduledDelivery } from "../actions/messages/scheduled-delivery.js";
 import type { AppDeps } from "../deps.js";
 import { DueWorker, type SchedulerOptions } from "./due-worker.js";
 

@@ -1,10 +1,10 @@
 /**
  * The server's worker for the messages of deactivated users that DELETE /users/{id} `actions`
  * asked to delete (FL 459): a DueWorker (due-worker.ts) over the "delete_user_messages" rows of
- * the durable queue, deleting one bounded batch per round (actions/user-message-deletion.ts) and
+ * the durable queue, deleting one bounded batch per round (actions/messages/user-message-deletion.ts) and
  * giving the event loop a turn between rounds, so no request waits behind a large deletion.
  */
-import { deleteDueUserMessages, nextUserMessageDeletionTime } from "../actions/user-message-deletion.js";
+import { deleteDueUserMessages, nextUserMessageDeletionTime } from "../actions/messages/user-message-deletion.js";
 import type { AppDeps } from "../deps.js";
 import { DueWorker, type SchedulerOptions } from "./due-worker.js";
 

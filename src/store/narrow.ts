@@ -1,5 +1,5 @@
 /**
- * SQL for narrows: a condition tree (built from resolved narrow terms by actions/narrow-terms.ts)
+ * SQL for narrows: a condition tree (built from resolved narrow terms by actions/messages/narrow-terms.ts)
  * over a base scope, cut around an anchor with ORDER BY id … LIMIT n. Queries are written so the
  * planner can walk an index in id order: messages(recipient_id, id), (recipient_id, lower(subject),
  * id), (sender_id, id), or the user's user_messages primary key (user_id, message_id).

@@ -16,7 +16,7 @@ export type PendingNotificationRow = Selectable<DB["pending_notifications"]>;
  * to an outgoing-webhook bot (user_id the bot, trigger "mention" or "direct_message";
  * actions/outgoing-webhooks/queue.ts); "delete_user_messages": the messages a deactivated user sent,
  * deleted in batches (FL 459; user_id the sender, message_id the kinds of conversation, trigger the
- * acting administrator; actions/user-message-deletion.ts). The same lease serves all; each worker
+ * acting administrator; actions/messages/user-message-deletion.ts). The same lease serves all; each worker
  * claims its kinds.
  */
 export type PendingKind = "email" | "push" | "remove" | "digest" | "outgoing_webhook" | "delete_user_messages";

@@ -1,6 +1,6 @@
 /** SQL for user accounts (humans and bots). */
 import { sql } from "kysely";
-import { PRESENTED_USER_COLUMNS, type PresentableUser } from "../lib/present-user.js";
+import { PRESENTED_USER_COLUMNS, type PresentableUser } from "../present/present-user.js";
 import type { Tx } from "./db.js";
 import { realmList } from "./realm-lists.js";
 import type { NewUser, UserRow, UserUpdate } from "./types.js";

@@ -1,7 +1,7 @@
 /** Bots: create, list, update and deactivate (Zulip's bot endpoints), on every store. */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { checkCreateRealm } from "../../src/actions/realms.js";
+import { checkCreateRealm } from "../../src/actions/realm/realms.js";
 import { fakeEmailDomain } from "../../src/policy/email-visibility.js";
 import { transaction } from "../../src/store/db.js";
 import { getSystemGroupByName } from "../../src/store/groups.js";

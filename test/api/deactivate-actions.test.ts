@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { deleteDueUserMessages } from "../../src/actions/user-message-deletion.js";
+import { deleteDueUserMessages } from "../../src/actions/messages/user-message-deletion.js";
 import type { Timers } from "../../src/scheduler/due-worker.js";
 import { UserMessageDeletionWorker } from "../../src/scheduler/user-message-deletion.js";
 import { readTx, transaction } from "../../src/store/db.js";

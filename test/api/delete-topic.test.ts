@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { DELETE_TOPIC_BATCH_SIZE } from "../../src/actions/delete-topic.js";
+import { DELETE_TOPIC_BATCH_SIZE } from "../../src/actions/messages/delete-topic.js";
 import { getChannelById } from "../../src/store/channels.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { bulkInsertChannelMessages } from "../../src/store/bulk-seed.js";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { isoTimestamp } from "../../src/lib/present-user.js";
+import { isoTimestamp } from "../../src/present/present-user.js";
 import { readTx } from "../../src/store/db.js";
 import { getUserById } from "../../src/store/users.js";
 import { createTestRealm, PASSWORD, type TestRealm } from "../helpers/fixtures.js";

@@ -1,6 +1,6 @@
 /**
  * A `message` event carries the message object built at send time from what the send already
- * holds (actions/message-views.ts presentNewMessage), without reading the message back. It must
+ * holds (actions/messages/message-views.ts presentNewMessage), without reading the message back. It must
  * be the object GET /messages/{id} builds from the store, flags aside: for a channel message with
  * a linkified topic, a 1:1 direct message, a group direct message and a message to oneself.
  */

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { MAX_NAVIGATION_VIEWS } from "../../src/actions/navigation-views.js";
+import { MAX_NAVIGATION_VIEWS } from "../../src/actions/users/navigation-views.js";
 import { transaction } from "../../src/store/db.js";
 import { eventsOf } from "../helpers/channels.js";
 import { createTestRealm, type TestRealm, type UserName } from "../helpers/fixtures.js";

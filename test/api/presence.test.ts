@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parse } from "yaml";
-import { PRESENCE_OFFLINE_THRESHOLD_SECONDS } from "../../src/actions/presence.js";
+import { PRESENCE_OFFLINE_THRESHOLD_SECONDS } from "../../src/actions/users/presence.js";
 import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
 import { STORE_KINDS } from "../helpers/stores.js";
 

@@ -1,12 +1,12 @@
 /**
- * A new organization starts as Zulip's do (src/actions/realm-onboarding.ts): #general, #sandbox
+ * A new organization starts as Zulip's do (src/actions/realm/realm-onboarding.ts): #general, #sandbox
  * and #Parley, all default channels, the owner subscribed, Welcome Bot's first messages unread,
  * and a member created afterwards subscribed to the default channels. Through the API, on both stores.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { doSetUpNewRealm } from "../../src/actions/realm-onboarding.js";
-import { checkCreateRealm } from "../../src/actions/realms.js";
+import { doSetUpNewRealm } from "../../src/actions/realm/realm-onboarding.js";
+import { checkCreateRealm } from "../../src/actions/realm/realms.js";
 import { runCreateUser } from "../../src/cli/commands.js";
 import { createTestRealm, EXTERNAL_HOST, PASSWORD, type TestRealm, type TestUser } from "../helpers/fixtures.js";
 import { STORE_KINDS } from "../helpers/stores.js";

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { checkCreateRealm } from "../../src/actions/realms.js";
+import { checkCreateRealm } from "../../src/actions/realm/realms.js";
 import { ZULIP_FEATURE_LEVEL } from "../../src/version.js";
 import { createTestRealm, EXTERNAL_HOST, grantCanCreateUsers, PASSWORD, type ApiResponse, type TestRealm, type TestUser } from "../helpers/fixtures.js";
 import { STORE_KINDS } from "../helpers/stores.js";

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { LATE_CUTOFF_SECONDS, deliverDue } from "../../src/actions/scheduled-delivery.js";
+import { LATE_CUTOFF_SECONDS, deliverDue } from "../../src/actions/messages/scheduled-delivery.js";
 import { createTestRealm, type TestRealm, type UserName } from "../helpers/fixtures.js";
 import { eventsOf } from "../helpers/channels.js";
 import { createChannel, sendDm, sendToChannel } from "../helpers/messages.js";

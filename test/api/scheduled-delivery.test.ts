@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { LATE_CUTOFF_SECONDS, deliverDue } from "../../src/actions/scheduled-delivery.js";
+import { LATE_CUTOFF_SECONDS, deliverDue } from "../../src/actions/messages/scheduled-delivery.js";
 import { deleteUnclaimedAttachments } from "../../src/scheduler/attachment-cleanup.js";
 import { eventsOf, setRealm } from "../helpers/channels.js";
 import { userMessageFlags } from "../helpers/conversations.js";

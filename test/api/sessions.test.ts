@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { SESSION_SECONDS } from "../../src/actions/sessions.js";
+import { SESSION_SECONDS } from "../../src/actions/auth/sessions.js";
 import { MemoryRateCounter } from "../../src/lib/rate-limiter.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { updateRealm } from "../../src/store/realms.js";

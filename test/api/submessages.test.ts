@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { MAX_SUBMESSAGE_CONTENT_LENGTH } from "../../src/actions/submessages.js";
+import { MAX_SUBMESSAGE_CONTENT_LENGTH } from "../../src/actions/messages/submessages.js";
 import { createTestRealm, type TestRealm, type UserName } from "../helpers/fixtures.js";
 import { assertError } from "../helpers/messages.js";
 import { STORE_KINDS } from "../helpers/stores.js";

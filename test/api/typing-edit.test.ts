@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { MAX_CHANNEL_SIZE_FOR_TYPING } from "../../src/actions/typing.js";
+import { MAX_CHANNEL_SIZE_FOR_TYPING } from "../../src/actions/messages/typing.js";
 import { getChannelById } from "../../src/store/channels.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { subscribeUsers } from "../../src/store/subscriptions.js";

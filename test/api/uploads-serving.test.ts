@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { checkCreateRealm } from "../../src/actions/realms.js";
+import { checkCreateRealm } from "../../src/actions/realm/realms.js";
 import { getChannelById } from "../../src/store/channels.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { subscribeUsers } from "../../src/store/subscriptions.js";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
-import { readBigBlueButtonMeeting } from "../../src/actions/video-calls.js";
+import { readBigBlueButtonMeeting } from "../../src/actions/calls/video-calls.js";
 import { createTestRealm, type TestRealm } from "../helpers/fixtures.js";
 import { assertError, checkPermissions } from "../helpers/org.js";
 import { basicAuth } from "../helpers/http.js";

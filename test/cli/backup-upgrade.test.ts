@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { checkSendMessage } from "../../src/actions/send-message.js";
+import { checkSendMessage } from "../../src/actions/messages/send-message.js";
 import { buildApp } from "../../src/app.js";
 import { runBackup, runRestore } from "../../src/cli/backup.js";
 import { runCreateRealm, runCreateUser, type CreatedAccount } from "../../src/cli/commands.js";

@@ -10,8 +10,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { checkCreateRealm } from "../../src/actions/realms.js";
-import { checkCreateUser } from "../../src/actions/users.js";
+import { checkCreateRealm } from "../../src/actions/realm/realms.js";
+import { checkCreateUser } from "../../src/actions/users/users.js";
 import { encodePng } from "../../src/lib/png.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { getRealmById } from "../../src/store/realms.js";

@@ -5,7 +5,7 @@
  * a delivery reaches its recipients as an ordinary message.
  */
 import { after, before, describe, it } from "node:test";
-import { deliverDue } from "../../src/actions/scheduled-delivery.js";
+import { deliverDue } from "../../src/actions/messages/scheduled-delivery.js";
 import { createTestRealm, type ApiResponse, type TestRealm } from "../helpers/fixtures.js";
 import { createChannel, sendToChannel } from "../helpers/messages.js";
 import { STORE_KINDS } from "../helpers/stores.js";

@@ -19,7 +19,7 @@
  *   the ones every comparison leaves out (permissions computed from group settings).
  */
 import assert from "node:assert/strict";
-import { getSystemBot } from "../../src/actions/notification-bot.js";
+import { getSystemBot } from "../../src/actions/bots/notification-bot.js";
 import { NOTIFICATION_BOT, WELCOME_BOT } from "../../src/policy/system-bots.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { getRealmById } from "../../src/store/realms.js";

@@ -5,10 +5,10 @@
  * (one hash, computed once, is reused for hamlet so that POST /fetch_api_key can succeed).
  */
 import type { FastifyInstance } from "fastify";
-import { reactivateUserAccount } from "../../src/actions/user-activation.js";
-import { doChangeRole } from "../../src/actions/user-admin.js";
-import { checkCreateRealm } from "../../src/actions/realms.js";
-import { checkCreateUser } from "../../src/actions/users.js";
+import { reactivateUserAccount } from "../../src/actions/users/user-activation.js";
+import { doChangeRole } from "../../src/actions/users/user-admin.js";
+import { checkCreateRealm } from "../../src/actions/realm/realms.js";
+import { checkCreateUser } from "../../src/actions/users/users.js";
 import type { AppDeps } from "../../src/deps.js";
 import { hashPassword } from "../../src/lib/secrets.js";
 import { readTx, transaction } from "../../src/store/db.js";

@@ -3,13 +3,13 @@
  * HTTP client that calls the API as any of them through `app.inject()`.
  */
 import type { FastifyInstance } from "fastify";
-import { checkCreateRealm } from "../../src/actions/realms.js";
-import { checkCreateUser } from "../../src/actions/users.js";
+import { checkCreateRealm } from "../../src/actions/realm/realms.js";
+import { checkCreateUser } from "../../src/actions/users/users.js";
 import { buildApp } from "../../src/app.js";
 import { loadConfig, type Config } from "../../src/config.js";
 import type { AppDeps, Clock } from "../../src/deps.js";
 import { transaction, type Store } from "../../src/store/db.js";
-import { PresenceService } from "../../src/actions/presence.js";
+import { PresenceService } from "../../src/actions/users/presence.js";
 import { MemoryRateCounter } from "../../src/lib/rate-limiter.js";
 import { LocalEventBus, type ChatEvent } from "../../src/events/bus.js";
 import { QueueRegistry } from "../../src/events/registry.js";

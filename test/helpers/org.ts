@@ -4,7 +4,7 @@
  * administrator, moderator, member, guest, bot).
  */
 import assert from "node:assert/strict";
-import { checkCreateUser } from "../../src/actions/users.js";
+import { checkCreateUser } from "../../src/actions/users/users.js";
 import { fakeEmailDomain } from "../../src/policy/email-visibility.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { getRealmById } from "../../src/store/realms.js";

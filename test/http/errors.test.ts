@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
-import { checkCreateUser } from "../../src/actions/users.js";
+import { checkCreateUser } from "../../src/actions/users/users.js";
 import { buildApp } from "../../src/app.js";
 import { rateLimited } from "../../src/errors.js";
 import { endpoint } from "../../src/http/endpoint.js";

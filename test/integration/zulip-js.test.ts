@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createRequire } from "node:module";
-import { checkCreateRealm } from "../../src/actions/realms.js";
+import { checkCreateRealm } from "../../src/actions/realm/realms.js";
 import { createTestRealm, grantCanCreateUsers, type TestRealm } from "../helpers/fixtures.js";
 import { STORE_KINDS } from "../helpers/stores.js";
 

@@ -1,13 +1,13 @@
 /**
- * The compiled serialisers of hot answers (lib/answer-serializers.ts) must write exactly what
+ * The compiled serialisers of hot answers (present/answer-serializers.ts) must write exactly what
  * JSON.stringify writes, member for member — never drop, rename or retype one — and GET /users/me's
- * kept answer (actions/own-user.ts) must follow every change, made through the API or behind the
+ * kept answer (actions/users/own-user.ts) must follow every change, made through the API or behind the
  * process's back, on every store.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { ownUserAnswer } from "../../src/actions/own-user.js";
-import { serializeOwnUser } from "../../src/lib/answer-serializers.js";
+import { ownUserAnswer } from "../../src/actions/users/own-user.js";
+import { serializeOwnUser } from "../../src/present/answer-serializers.js";
 import { readTx } from "../../src/store/db.js";
 import { getUserById } from "../../src/store/users.js";
 import { behindTheBack } from "../helpers/behind-the-back.js";

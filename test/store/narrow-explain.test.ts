@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { resolveNarrow } from "../../src/actions/narrow-terms.js";
+import { resolveNarrow } from "../../src/actions/messages/narrow-terms.js";
 import { parseNarrow } from "../../src/lib/narrow.js";
 import { analyze, bulkInsertChannelMessages } from "../../src/store/bulk-seed.js";
 import { getChannelById } from "../../src/store/channels.js";

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { checkCreateRealm } from "../../src/actions/realms.js";
-import { checkCreateUser } from "../../src/actions/users.js";
+import { checkCreateRealm } from "../../src/actions/realm/realms.js";
+import { checkCreateUser } from "../../src/actions/users/users.js";
 import { ApiError } from "../../src/errors.js";
 import { readTx, transaction } from "../../src/store/db.js";
 import { getDirectGroupIds, getSystemGroups } from "../../src/store/groups.js";

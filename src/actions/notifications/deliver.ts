@@ -11,7 +11,7 @@ import { errorFields, logLine } from "../../lib/log.js";
 import { randomToken } from "../../lib/secrets.js";
 import { readTx, transaction } from "../../store/db.js";
 import { claimDueBatch, deleteClaimed, nextPendingTime, retryClaimed, type PendingNotificationRow } from "../../store/pending-notifications.js";
-import { RelayRejection } from "../push-bouncer.js";
+import { RelayRejection } from "../push/push-bouncer.js";
 import { sendDigestBatch } from "./digest.js";
 import { sendEmailBatch } from "./send-email.js";
 import { sendPushBatch, sendRemoveBatch } from "./send-push.js";

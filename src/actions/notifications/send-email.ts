@@ -9,7 +9,7 @@
 import type { AppDeps } from "../../deps.js";
 import { FLAG_BITS } from "../../lib/flags.js";
 import { groupBy } from "../../lib/group-by.js";
-import { MESSAGE_TYPE } from "../../lib/present-message.js";
+import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { settingOf } from "../../lib/user-settings.js";
 import { mailTransport, type MailMessage } from "../../mail/transport.js";

@@ -16,7 +16,7 @@ import { readTx } from "../../store/db.js";
 import { getRealmById } from "../../store/realms.js";
 import type { RealmRow, UserRow } from "../../store/types.js";
 import { getUserById } from "../../store/users.js";
-import { updateOwnSettings } from "../user-settings.js";
+import { updateOwnSettings } from "../users/user-settings.js";
 
 /** Zulip's email types in unsubscribe links, and the setting each turns off. */
 export const UNSUBSCRIBE_SETTINGS = {

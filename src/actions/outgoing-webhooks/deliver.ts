@@ -12,7 +12,7 @@ import type { Agent } from "undici";
 import { isPrivateLiteral, privateAddressCause, publicOnlyLookup } from "../../lib/private-address.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { messageUrl } from "../../lib/topic-links.js";
-import { MESSAGE_TYPE } from "../../lib/present-message.js";
+import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { getBotServices, type BotServiceRow } from "../../store/bot-services.js";
 import { getChannelsByRecipientIds, getRecipientMembers } from "../../store/channels.js";
 import { readTx } from "../../store/db.js";
@@ -20,8 +20,8 @@ import { getMessageById } from "../../store/messages.js";
 import { getRealmById } from "../../store/realms.js";
 import type { MessageRow, RealmRow, UserRow } from "../../store/types.js";
 import { getUserById } from "../../store/users.js";
-import { presentMessages } from "../message-views.js";
-import { checkSendMessage } from "../send-message.js";
+import { presentMessages } from "../messages/message-views.js";
+import { checkSendMessage } from "../messages/send-message.js";
 import type { OutgoingWebhookJob } from "./triggers.js";
 
 /** Zulip's MAX_REQUEST_RETRIES: a timed-out or unreachable service is tried this many more times. */

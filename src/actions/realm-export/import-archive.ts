@@ -18,7 +18,7 @@ import { readTx, transaction, type Store } from "../../store/db.js";
 import { insertRows, reserveIds, setLaterRefs, subdomainTaken, type Row } from "../../store/realm-export-rows.js";
 import { EXPORT_TABLES, type ExportTable, type ExportTableName } from "../../store/realm-export-tables.js";
 import { uploadStorage } from "../../uploads/storage.js";
-import { SUBDOMAIN_PATTERN } from "../realms.js";
+import { SUBDOMAIN_PATTERN } from "../realm/realms.js";
 import { UPLOADS_DIR, type ArchiveManifest } from "./archive-format.js";
 import { tableRows, unpackArchive, uploadKeys } from "./read-archive.js";
 

@@ -22,7 +22,7 @@ import { listUsers } from "../../store/users.js";
 import { uploadStorage } from "../../uploads/storage.js";
 import { thumbnailPathId } from "../../uploads/thumbnail-formats.js";
 import { PARLEY_VERSION } from "../../version.js";
-import { emojiPathId, emojiStillPathId } from "../realm-emoji.js";
+import { emojiPathId, emojiStillPathId } from "../realm/realm-emoji.js";
 import { tableBatches } from "./table-batches.js";
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, MANIFEST_NAME, TABLES_DIR, UPLOADS_DIR, type ArchiveManifest } from "./archive-format.js";
 

@@ -2,7 +2,7 @@
  * Organization-wide commands (Zulip's list_realms, list_users, deactivate_realm, send_test_email).
  * Lists are bounded pages (docs/LIMITS.md): `next_after_id` continues one that was cut.
  */
-import { deactivateRealm } from "../../actions/realm-deactivation.js";
+import { deactivateRealm } from "../../actions/realm/realm-deactivation.js";
 import type { Config } from "../../config.js";
 import type { AppDeps } from "../../deps.js";
 import { ApiError } from "../../errors.js";

@@ -5,10 +5,10 @@
  * events fire and the rules hold (the last owner keeps the role; the last account stays active);
  * the operator is the actor (null in the audit log, as Zulip's acting_user=None).
  */
-import { doSetPassword, checkNewPassword, doSendPasswordReset } from "../../actions/passwords.js";
-import { doRegenerateApiKey } from "../../actions/auth.js";
-import { cannotDeactivateLastUser, checkReactivation, doDeactivateUser, doReactivateUser } from "../../actions/user-activation.js";
-import { checkEmailAvailable, doChangeDeliveryEmail, doChangeRole, isLastOwner } from "../../actions/user-admin.js";
+import { doSetPassword, checkNewPassword, doSendPasswordReset } from "../../actions/auth/passwords.js";
+import { doRegenerateApiKey } from "../../actions/auth/auth.js";
+import { cannotDeactivateLastUser, checkReactivation, doDeactivateUser, doReactivateUser } from "../../actions/users/user-activation.js";
+import { checkEmailAvailable, doChangeDeliveryEmail, doChangeRole, isLastOwner } from "../../actions/users/user-admin.js";
 import type { AppDeps } from "../../deps.js";
 import { ApiError } from "../../errors.js";
 import { ROLE } from "../../policy/roles.js";

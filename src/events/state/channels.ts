@@ -2,7 +2,7 @@
  * Channel sections of POST /register: `subscription` (subscriptions, unsubscribed,
  * never_subscribed), `stream` (every channel the user may see) and `default_streams`.
  */
-import { channelGroupIds, presentChannel, presentSubscription } from "../../lib/present-channel.js";
+import { channelGroupIds, presentChannel, presentSubscription } from "../../present/present-channel.js";
 import { canSeeChannelMetadata } from "../../policy/channels.js";
 import { Membership } from "../../policy/group-settings.js";
 import { isGuest } from "../../policy/roles.js";

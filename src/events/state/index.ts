@@ -9,18 +9,18 @@ import { getRecipientMembers } from "../../store/channels.js";
 import type { Tx } from "../../store/db.js";
 import { getRecentDirectConversations } from "../../store/state.js";
 import { getUsersByIds } from "../../store/users.js";
-import { devicesState } from "../../actions/client-devices.js";
-import { presenceRowsFor, presentPresenceLegacy, presentPresenceModern } from "../../actions/presence.js";
-import { navigationViewsState } from "../../actions/navigation-views.js";
-import { savedSnippetsState } from "../../actions/saved-snippets.js";
-import { remindersState } from "../../actions/reminders.js";
-import { realmDomainsState } from "../../actions/realm-domains.js";
-import { playgroundsState } from "../../actions/realm-playgrounds.js";
-import { scheduledMessagesState } from "../../actions/scheduled-messages.js";
+import { devicesState } from "../../actions/push/client-devices.js";
+import { presenceRowsFor, presentPresenceLegacy, presentPresenceModern } from "../../actions/users/presence.js";
+import { navigationViewsState } from "../../actions/users/navigation-views.js";
+import { savedSnippetsState } from "../../actions/users/saved-snippets.js";
+import { remindersState } from "../../actions/messages/reminders.js";
+import { realmDomainsState } from "../../actions/realm/realm-domains.js";
+import { playgroundsState } from "../../actions/realm/realm-playgrounds.js";
+import { scheduledMessagesState } from "../../actions/messages/scheduled-messages.js";
 import { mergeSettings } from "../../lib/user-settings.js";
 import type { RealmRow, UserRow } from "../../store/types.js";
 import { defaultStreamsState, loadVisibleChannels, streamState, subscriptionState, type VisibleChannels } from "./channels.js";
-import { getMutedTopicsList } from "../../actions/user-topics.js";
+import { getMutedTopicsList } from "../../actions/users/user-topics.js";
 import { maxMessageIdState, starredState, unreadState } from "./messages.js";
 import {
   channelFoldersState,

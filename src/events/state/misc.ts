@@ -15,8 +15,8 @@ import {
 import { getMutedUsers } from "../../store/muted-users.js";
 import type { RealmRow, UserRow } from "../../store/types.js";
 import { listUsersToPresent } from "../../store/users.js";
-import { presentStatus } from "../../actions/user-status.js";
-import { listProfileFieldsForApi } from "../../actions/profile-fields.js";
+import { presentStatus } from "../../actions/users/user-status.js";
+import { listProfileFieldsForApi } from "../../actions/users/profile-fields.js";
 
 /** Zulip's custom profile field types, as register reports them. */
 export const CUSTOM_PROFILE_FIELD_TYPES = {

@@ -2,11 +2,11 @@
 import { groupBy } from "../../lib/group-by.js";
 import { JsonText } from "../../lib/json-text.js";
 import { fullAvatarUrl } from "../../lib/avatar-urls.js";
-import { presentInaccessibleUser, presentUser, type PresentableUser } from "../../lib/present-user.js";
+import { presentInaccessibleUser, presentUser, type PresentableUser } from "../../present/present-user.js";
 import { Membership } from "../../policy/group-settings.js";
 import { canSeeDeliveryEmail } from "../../policy/email-visibility.js";
 import { ROLE, isRealmAdmin } from "../../policy/roles.js";
-import { presentBotWithChannels } from "../../actions/user-events.js";
+import { presentBotWithChannels } from "../../actions/users/user-events.js";
 import type { UserAccess } from "../../access/users.js";
 import type { Tx } from "../../store/db.js";
 import { getGroupSettingValues } from "../../store/groups.js";

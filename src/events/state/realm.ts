@@ -13,9 +13,9 @@ import { realmIconUrl } from "../../lib/avatar-urls.js";
 import { serverEmojiDataUrl } from "../../lib/server-emoji-data.js";
 import { defaultExternalAccounts, videoChatProviders, supportedPermissionSettings } from "./server.js";
 import type { RealmRow } from "../../store/types.js";
-import { MAX_MESSAGE_LENGTH } from "../../actions/send-message.js";
-import { MAX_REMINDER_NOTE_LENGTH } from "../../actions/reminder-content.js";
-import { REPORT_MESSAGE_TYPES } from "../../actions/message-reports.js";
+import { MAX_MESSAGE_LENGTH } from "../../actions/messages/send-message.js";
+import { MAX_REMINDER_NOTE_LENGTH } from "../../actions/messages/reminder-content.js";
+import { REPORT_MESSAGE_TYPES } from "../../actions/messages/message-reports.js";
 import { serverThumbnailFormats } from "../../uploads/thumbnail-formats.js";
 
 /** Realm columns that are group settings (`*_group_id` → realm_*_group, `can_create_groups_id` → realm_can_create_groups). */

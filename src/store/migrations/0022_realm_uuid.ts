@@ -1,7 +1,7 @@
 /**
  * Every realm gets a stable UUID (Zulip's Realm.uuid, sent as register's realm_uuid since FL 466),
  * kept in realms.settings under "uuid". Realms created from now on get theirs at creation
- * (actions/realms.ts); this gives one to each realm that has none.
+ * (actions/realm/realms.ts); this gives one to each realm that has none.
  */
 import { randomUUID } from "node:crypto";
 import type { Migration } from "./helpers.js";
