@@ -5,13 +5,12 @@
  * 404, so a URL's existence never leaks.
  */
 import { ApiError } from "../errors.js";
-import { MESSAGE_TYPE } from "../present/present-message.js";
 import { Membership } from "../policy/group-settings.js";
 import { getAttachmentById, getAttachmentByPathId, getLinkedMessages, type AttachmentRow } from "../store/attachments.js";
 import { getChannelsByRecipientIds } from "../store/channels.js";
 import type { Tx } from "../store/db.js";
 import { getUserMessageFlags } from "../store/messages.js";
-import type { UserRow } from "../store/types.js";
+import { MESSAGE_TYPE, type UserRow } from "../store/types.js";
 import { canReadWithoutRow } from "./messages.js";
 
 export const fileNotFound = () => new ApiError("File not found", "BAD_REQUEST", 404);

@@ -3,7 +3,6 @@
  * give "Invalid message(s)" (spec 4.6; architecture-anchors §7.5).
  */
 import { invalidMessage } from "../errors.js";
-import { MESSAGE_TYPE } from "../present/present-message.js";
 import { Membership } from "../policy/group-settings.js";
 import { canReadChannel, canReadSharedHistory } from "../policy/channels.js";
 import { isGuest } from "../policy/roles.js";
@@ -11,7 +10,7 @@ import { getChannelsByRecipientIds } from "../store/channels.js";
 import type { Tx } from "../store/db.js";
 import { getMessageById, getUserMessageFlags } from "../store/messages.js";
 import { isSubscribed } from "../store/subscriptions.js";
-import type { ChannelRow, MessageRow, UserRow } from "../store/types.js";
+import { MESSAGE_TYPE, type ChannelRow, type MessageRow, type UserRow } from "../store/types.js";
 
 export interface AccessedMessage {
   message: MessageRow;

@@ -1,8 +1,7 @@
 /** Credential endpoints: spec 4.10, 4.14 and API-key rotation. */
-import { checkFetchApiKey, checkJwtFetchApiKey, doRegenerateApiKey } from "../actions/auth/auth.js";
+import { checkFetchApiKey, doRegenerateApiKey, jwtFetchApiKeyAnswer } from "../actions/auth/auth.js";
 import { endpoint } from "../http/endpoint.js";
 import { p } from "../http/params.js";
-import { presentUser } from "../present/present-user.js";
 
 export const fetchApiKey = endpoint({
   method: "POST",
@@ -21,10 +20,7 @@ export const jwtFetchApiKey = endpoint({
   auth: "realm",
   params: { token: p.str(), include_profile: p.bool().default(false) },
   async handler(ctx, { token, include_profile }) {
-    const user = await checkJwtFetchApiKey(ctx.deps, ctx.realm, token);
-    const result: Record<string, unknown> = { api_key: user.api_key, email: user.email };
-    if (include_profile) result.user = presentUser(user, { gravatar: ctx.deps.config.enableGravatar, clientGravatar: false, viewerSeesEmail: true });
-    return result;
+    return jwtFetchApiKeyAnswer(ctx.deps, ctx.realm, token, include_profile);
   },
 });
 

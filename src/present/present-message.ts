@@ -4,9 +4,8 @@ import { INACCESSIBLE_USER_AVATAR_PATH, avatarUrl } from "../lib/avatar-urls.js"
 import { inaccessibleUserEmail } from "./present-user.js";
 import { INACCESSIBLE_USER_NAME } from "../policy/user-access.js";
 import { displayTopic } from "../lib/topics.js";
-import type { MessageRow, UserRow } from "../store/types.js";
+import { MESSAGE_TYPE, type MessageRow, type UserRow } from "../store/types.js";
 
-export const MESSAGE_TYPE = { CHANNEL: 2, DIRECT: 1 } as const;
 
 export interface DisplayRecipientUser {
   id: number;

@@ -2,6 +2,7 @@
 import { ROLE } from "../policy/roles.js";
 import { INACCESSIBLE_USER_NAME } from "../policy/user-access.js";
 import type { UserRow } from "../store/types.js";
+import type { PresentableUser } from "../store/users.js";
 import { INACCESSIBLE_USER_AVATAR_PATH, avatarUrl, fullAvatarUrl, type AvatarView } from "../lib/avatar-urls.js";
 
 /** Zulip's timestamp text: ISO 8601 with an explicit +00:00 offset. */
@@ -15,13 +16,6 @@ export interface PresentUserOptions extends AvatarView {
   profileData?: Record<string, { value: string; rendered_value?: string }>;
 }
 
-/** The columns a user object is built from (store/users.ts reads just these for whole-realm lists). */
-export const PRESENTED_USER_COLUMNS = [
-  "id", "realm_id", "email", "delivery_email", "full_name", "date_joined", "is_active", "role",
-  "is_bot", "bot_type", "bot_owner_id", "timezone", "avatar_source", "avatar_version", "is_imported_stub", "is_deleted",
-] as const;
-
-export type PresentableUser = Pick<UserRow, (typeof PRESENTED_USER_COLUMNS)[number]>;
 
 export function presentUser(user: PresentableUser, opts: PresentUserOptions): Record<string, unknown> {
   const visible = opts.viewerSeesEmail || user.is_bot;

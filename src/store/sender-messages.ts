@@ -12,7 +12,7 @@ export interface SenderMessageScope {
 /**
  * The sender's oldest `limit` messages in the scope (through the index on sender_id, id). A channel
  * is public when it is not invite-only, as everywhere in Parley; archived channels count too.
- * Messages.type is 2 for channel messages (present/present-message.ts MESSAGE_TYPE).
+ * Messages.type is 2 for channel messages (MESSAGE_TYPE in store/types.ts).
  */
 export async function getSenderMessagesBatch(tx: Tx, realmId: number, senderId: number, scope: SenderMessageScope, limit: number): Promise<MessageRow[]> {
   if (!scope.publicChannels && !scope.privateChannels && !scope.direct) return [];

@@ -16,5 +16,7 @@ export type NewChannel = Insertable<DB["channels"]>;
 export type ChannelUpdate = Updateable<DB["channels"]>;
 export type SubscriptionRow = Selectable<DB["subscriptions"]>;
 export type MessageRow = Selectable<DB["messages"]>;
+/** `messages.type`: how a message's recipient is stored (Zulip's Recipient.STREAM / PERSONAL-or-group). */
+export const MESSAGE_TYPE = { CHANNEL: 2, DIRECT: 1 } as const;
 export type NewMessage = Insertable<DB["messages"]>;
 export type ChannelFolderRow = Selectable<DB["channel_folders"]>;

@@ -1,9 +1,16 @@
 /** SQL for user accounts (humans and bots). */
 import { sql } from "kysely";
-import { PRESENTED_USER_COLUMNS, type PresentableUser } from "../present/present-user.js";
 import type { Tx } from "./db.js";
 import { realmList } from "./realm-lists.js";
 import type { NewUser, UserRow, UserUpdate } from "./types.js";
+
+/** The columns a user object is built from (present/present-user.ts; whole-realm lists read just these). */
+export const PRESENTED_USER_COLUMNS = [
+  "id", "realm_id", "email", "delivery_email", "full_name", "date_joined", "is_active", "role",
+  "is_bot", "bot_type", "bot_owner_id", "timezone", "avatar_source", "avatar_version", "is_imported_stub", "is_deleted",
+] as const;
+
+export type PresentableUser = Pick<UserRow, (typeof PRESENTED_USER_COLUMNS)[number]>;
 
 export async function getUserById(tx: Tx, realmId: number, id: number): Promise<UserRow | undefined> {
   return tx.db.selectFrom("users").selectAll().where("id", "=", id).where("realm_id", "=", realmId).executeTakeFirst();

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { FLAG_BITS } from "../../src/lib/flags.js";
-import { MESSAGE_TYPE } from "../../src/present/present-message.js";
+import { MESSAGE_TYPE } from "../../src/store/types.js";
 import { RECIPIENT, getRecipientId, insertRecipient } from "../../src/store/channels.js";
 import { transaction } from "../../src/store/db.js";
 import { insertMessage, insertUserMessages } from "../../src/store/messages.js";

@@ -18,6 +18,7 @@ import { RATE_LIMIT_RULES, reserveAttempt } from "../../lib/rate-limiter.js";
 import { readTx, transaction } from "../../store/db.js";
 import { insertAuditLog } from "../../store/realms.js";
 import type { RealmRow, UserRow } from "../../store/types.js";
+import { presentUser } from "../../present/present-user.js";
 import { getUserByDeliveryEmail, updateUser } from "../../store/users.js";
 import { publishBotUpdate } from "../users/user-events.js";
 
@@ -73,6 +74,17 @@ export async function checkJwtFetchApiKey(deps: AppDeps, realm: RealmRow, token:
   if (!user || user.is_bot) throw authenticationFailed();
   if (!user.is_active) throw userDeactivated();
   return doRecordFirstLogin(deps, user);
+}
+
+/**
+ * POST /jwt/fetch_api_key's answer (spec 4.14): the key and email, and with `includeProfile` the
+ * user object, as the user themselves sees it.
+ */
+export async function jwtFetchApiKeyAnswer(deps: AppDeps, realm: RealmRow, token: string, includeProfile: boolean): Promise<Record<string, unknown>> {
+  const user = await checkJwtFetchApiKey(deps, realm, token);
+  const answer: Record<string, unknown> = { api_key: user.api_key, email: user.email };
+  if (includeProfile) answer.user = presentUser(user, { gravatar: deps.config.enableGravatar, clientGravatar: false, viewerSeesEmail: true });
+  return answer;
 }
 
 /**

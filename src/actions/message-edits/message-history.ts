@@ -8,11 +8,10 @@ import { accessMessage } from "../../access/messages.js";
 import type { AppDeps } from "../../deps.js";
 import { ApiError } from "../../errors.js";
 import { DiffBudget, highlightHtmlDifferences } from "../../lib/html-diff.js";
-import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { displayTopic } from "../../lib/topics.js";
 import { readTx } from "../../store/db.js";
 import { getEditsForMessages } from "../../store/messages.js";
-import type { RealmRow, UserRow } from "../../store/types.js";
+import { MESSAGE_TYPE, type RealmRow, type UserRow } from "../../store/types.js";
 
 export async function getMessageHistory(
   deps: AppDeps,

@@ -11,7 +11,6 @@ import type { AppDeps } from "../../deps.js";
 import { ApiError, invalidMessage } from "../../errors.js";
 import { publishOnCommit } from "../../events/bus.js";
 import { EDITABLE_FLAGS, FLAG_BITS, isFlagName, type FlagName } from "../../lib/flags.js";
-import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { normalizeTopic } from "../../lib/topics.js";
 import { Membership } from "../../policy/group-settings.js";
 import { getChannelsByRecipientIds, getRecipientMembers } from "../../store/channels.js";
@@ -19,7 +18,7 @@ import { transaction, type Tx } from "../../store/db.js";
 import { getMessagesByIds, getUserMessageFlags } from "../../store/messages.js";
 import { getSubscribedChannelIds } from "../../store/subscriptions.js";
 import { withdrawPushes } from "../notifications/withdraw.js";
-import type { MessageRow, UserRow } from "../../store/types.js";
+import { MESSAGE_TYPE, type MessageRow, type UserRow } from "../../store/types.js";
 import {
   changeFlagBit,
   getUnreadMessageIds,

@@ -4,11 +4,10 @@
  * public channel's update goes to its subscribers plus the non-guests holding a row (historical
  * rows included), not to everyone who might have fetched the messages.
  */
-import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { ROLE } from "../../policy/roles.js";
 import type { Tx } from "../../store/db.js";
 import { getSubscriberIds } from "../../store/subscriptions.js";
-import type { ChannelRow, MessageRow } from "../../store/types.js";
+import { MESSAGE_TYPE, type ChannelRow, type MessageRow } from "../../store/types.js";
 import { getUserIdsWithRows } from "../../store/user-messages.js";
 
 /** `messages` share one conversation; `channel` is theirs for channel messages. */

@@ -5,12 +5,11 @@
  */
 import type { NarrowTerm } from "../../lib/narrow.js";
 import { escapeHtml, highlightHtml, highlightKeys, type SearchText } from "../../lib/search-highlight.js";
-import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { displayTopic } from "../../lib/topics.js";
 import type { Tx } from "../../store/db.js";
 import { getMessagesByIds } from "../../store/messages.js";
 import { narrowIdsAmong } from "../../store/narrow.js";
-import type { MessageRow, RealmRow, UserRow } from "../../store/types.js";
+import { MESSAGE_TYPE, type MessageRow, type RealmRow, type UserRow } from "../../store/types.js";
 import { presentMessages, type ViewOptions } from "./message-views.js";
 import { resolveNarrow } from "./narrow-terms.js";
 

@@ -9,7 +9,6 @@ import { groupBy } from "../../lib/group-by.js";
 import { renderTopicLinks } from "../../markdown/index.js";
 import { loadUserAccess } from "../../access/users.js";
 import {
-  MESSAGE_TYPE,
   presentMessage,
   withInaccessibleSender,
   type DisplayRecipientUser,
@@ -21,7 +20,7 @@ import { getChannelsByRecipientIds, getRecipientMembers } from "../../store/chan
 import type { Tx } from "../../store/db.js";
 import { getEditsForMessages, getReactionsForMessages, getSubmessagesForMessages } from "../../store/messages.js";
 import { getLinkifiers } from "../../store/render-refs.js";
-import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../../store/types.js";
+import { MESSAGE_TYPE, type ChannelRow, type MessageRow, type RealmRow, type UserRow } from "../../store/types.js";
 import { getUsersByIds } from "../../store/users.js";
 
 export type ViewOptions = Omit<PresentMessageOptions, "viewerSeesSenderEmail"> & {

@@ -8,7 +8,6 @@ import { accessMessage } from "../../access/messages.js";
 import { ApiError } from "../../errors.js";
 import { FLAG_BITS } from "../../lib/flags.js";
 import { badNarrow, isPersonalTerm, messageIdOperand, namesConversation, type NarrowTerm, type Operand } from "../../lib/narrow.js";
-import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { parseSearchText, type SearchText } from "../../lib/search-highlight.js";
 import { RESOLVED_TOPIC_PREFIX } from "../../lib/topics.js";
 import { canReadSharedHistory, canSeeChannelMetadata, type ChannelViewer } from "../../policy/channels.js";
@@ -19,7 +18,7 @@ import type { Tx } from "../../store/db.js";
 import { getDirectGroupRecipientId, getDirectGroupRecipientIdsWithAll } from "../../store/direct-messages.js";
 import type { NarrowCond, NarrowQuery } from "../../store/narrow.js";
 import { isSubscribed } from "../../store/subscriptions.js";
-import type { ChannelRow, UserRow } from "../../store/types.js";
+import { MESSAGE_TYPE, type ChannelRow, type UserRow } from "../../store/types.js";
 import { getUserByApiEmail, getUserById, getUsersByIds } from "../../store/users.js";
 import { VISIBILITY_POLICY } from "../users/user-topics.js";
 

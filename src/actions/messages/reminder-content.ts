@@ -5,9 +5,8 @@
  * to it, where it was sent, and the message itself in a quote block (polls and to-do lists are only
  * named). The quote is cut so that the whole stays within a message's 10,000 characters.
  */
-import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { directMessageUrl, messageUrl, topicWithMessageLink } from "../../lib/topic-links.js";
-import type { ChannelRow, MessageRow, UserRow } from "../../store/types.js";
+import { MESSAGE_TYPE, type ChannelRow, type MessageRow, type UserRow } from "../../store/types.js";
 import { unusedFence } from "../../lib/notice-syntax.js";
 import { mentionList, silentMention } from "../bots/notification-bot.js";
 import { MAX_MESSAGE_LENGTH, truncateContent } from "./send-message.js";

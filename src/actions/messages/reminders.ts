@@ -11,7 +11,6 @@ import { accessMessage } from "../../access/messages.js";
 import type { AppDeps } from "../../deps.js";
 import { ApiError } from "../../errors.js";
 import { publishOnCommit } from "../../events/bus.js";
-import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { readTx, transaction, type Tx } from "../../store/db.js";
 import {
@@ -22,7 +21,7 @@ import {
   listUndelivered,
   type ScheduledMessageRow,
 } from "../../store/scheduled-messages.js";
-import type { RealmRow, UserRow } from "../../store/types.js";
+import { MESSAGE_TYPE, type RealmRow, type UserRow } from "../../store/types.js";
 import { getUserIdsWithRows } from "../../store/user-messages.js";
 import { getUsersByIds } from "../../store/users.js";
 import { sendDirectNotice } from "../bots/notification-bot.js";

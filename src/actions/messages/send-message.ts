@@ -11,7 +11,6 @@ import { publishOnCommit } from "../../events/bus.js";
 import { dayOf } from "../../lib/channel-traffic.js";
 import { FLAG_BITS, flagNames } from "../../lib/flags.js";
 import { groupBy } from "../../lib/group-by.js";
-import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { normalizeTopic } from "../../lib/topics.js";
 import { settingOf } from "../../lib/user-settings.js";
 import { Membership } from "../../policy/group-settings.js";
@@ -25,7 +24,7 @@ import { countChannelMessage } from "../../store/channel-traffic.js";
 import { getMutersOf } from "../../store/muted-users.js";
 import { getSubscriberIds, isSubscribed } from "../../store/subscriptions.js";
 import { getLinkifiers } from "../../store/render-refs.js";
-import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../../store/types.js";
+import { MESSAGE_TYPE, type ChannelRow, type MessageRow, type RealmRow, type UserRow } from "../../store/types.js";
 import { getUsersByIds } from "../../store/users.js";
 import {
   checkMessageParams,

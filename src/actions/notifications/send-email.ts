@@ -9,7 +9,6 @@
 import type { AppDeps } from "../../deps.js";
 import { FLAG_BITS } from "../../lib/flags.js";
 import { groupBy } from "../../lib/group-by.js";
-import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { settingOf } from "../../lib/user-settings.js";
 import { mailTransport, type MailMessage } from "../../mail/transport.js";
@@ -20,7 +19,7 @@ import { readTx, type Tx } from "../../store/db.js";
 import { getMessagesByIds, getUserMessageFlags } from "../../store/messages.js";
 import type { PendingNotificationRow } from "../../store/pending-notifications.js";
 import { getRealmById } from "../../store/realms.js";
-import type { MessageRow, RealmRow, UserRow } from "../../store/types.js";
+import { MESSAGE_TYPE, type MessageRow, type RealmRow, type UserRow } from "../../store/types.js";
 import { getUserById, getUsersByIds } from "../../store/users.js";
 import { composeMissedMessageEmail, type EmailConversation } from "./email-content.js";
 import { unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe-links.js";

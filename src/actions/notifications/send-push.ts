@@ -7,7 +7,6 @@
 import type { AppDeps } from "../../deps.js";
 import { fullAvatarUrl } from "../../lib/avatar-urls.js";
 import { FLAG_BITS } from "../../lib/flags.js";
-import { MESSAGE_TYPE } from "../../present/present-message.js";
 import { realmUrl } from "../../lib/realm-url.js";
 import { requiresE2eePush } from "../../lib/realm-settings.js";
 import { TRIGGER } from "../../policy/notifications.js";
@@ -18,7 +17,7 @@ import { getMessagesByIds, getUserMessageFlags } from "../../store/messages.js";
 import { addActivePushes, type PendingNotificationRow } from "../../store/pending-notifications.js";
 import { listPushDevices } from "../../store/push.js";
 import { getRealmById } from "../../store/realms.js";
-import type { MessageRow, RealmRow, UserRow } from "../../store/types.js";
+import { MESSAGE_TYPE, type MessageRow, type RealmRow, type UserRow } from "../../store/types.js";
 import { getRealmIdOfUser, getUserById, getUsersByIds } from "../../store/users.js";
 import { e2eeTargets, notifyE2eeDevices, notifyLegacyDevices } from "../push/push-bouncer.js";
 import { getGroupsByIds } from "../../store/groups.js";

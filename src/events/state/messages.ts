@@ -4,7 +4,7 @@
  */
 import { FLAG_BITS } from "../../lib/flags.js";
 import { displayTopic } from "../../lib/topics.js";
-import { MESSAGE_TYPE } from "../../present/present-message.js";
+import { MESSAGE_TYPE } from "../../store/types.js";
 import { getChannelsByRecipientIds, getRecipientMembers } from "../../store/channels.js";
 import type { Tx } from "../../store/db.js";
 import { getMaxMessageId } from "../../store/profile.js";

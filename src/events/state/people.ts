@@ -2,7 +2,8 @@
 import { groupBy } from "../../lib/group-by.js";
 import { JsonText } from "../../lib/json-text.js";
 import { fullAvatarUrl } from "../../lib/avatar-urls.js";
-import { presentInaccessibleUser, presentUser, type PresentableUser } from "../../present/present-user.js";
+import { presentInaccessibleUser, presentUser } from "../../present/present-user.js";
+import type { PresentableUser } from "../../store/users.js";
 import { Membership } from "../../policy/group-settings.js";
 import { canSeeDeliveryEmail } from "../../policy/email-visibility.js";
 import { ROLE, isRealmAdmin } from "../../policy/roles.js";
