@@ -10,7 +10,6 @@
  * how the mobile app derives it (its avatar_url.dart).
  */
 import { createHash } from "node:crypto";
-import type { RealmRow, UserRow } from "../store/types.js";
 
 /** How a viewer gets avatar URLs. */
 export interface AvatarView {
@@ -26,7 +25,14 @@ export interface AvatarView {
 export const AVATAR_SIZE = 100;
 export const MEDIUM_AVATAR_SIZE = 500;
 
-export type AvatarUser = Pick<UserRow, "id" | "realm_id" | "avatar_source" | "avatar_version" | "delivery_email">;
+/** The fields of a user (a users row, or any object with them) its avatar URL is made from. */
+export interface AvatarUser {
+  id: number;
+  realm_id: number;
+  avatar_source: string;
+  avatar_version: number;
+  delivery_email: string;
+}
 
 function md5(text: string): string {
   return createHash("md5").update(text).digest("hex");
@@ -74,6 +80,6 @@ export function defaultRealmIconPath(realmId: number): string {
 }
 
 /** realm_icon_url (register) and realm_icon (server_settings): no realm uploads an icon in Parley. */
-export function realmIconUrl(realm: Pick<RealmRow, "id" | "string_id">, gravatar: boolean): string {
+export function realmIconUrl(realm: { id: number; string_id: string }, gravatar: boolean): string {
   return gravatar ? `https://secure.gravatar.com/avatar/${md5(realm.string_id)}?d=identicon` : `${defaultRealmIconPath(realm.id)}?version=1`;
 }

@@ -2,14 +2,18 @@
  * The realm's long-tail settings, kept as JSON overrides in realms.settings (migration 0001).
  * Channel ids such as `new_stream_announcements_stream_id` live here (spec 4.3 `announce`).
  */
-import type { RealmRow } from "../store/types.js";
 
-export function realmSetting(realm: Pick<RealmRow, "settings">, key: string): unknown {
+/** A realm (a realms row, or any object with its settings JSON text). */
+interface RealmSettingsHolder {
+  settings: string;
+}
+
+export function realmSetting(realm: RealmSettingsHolder, key: string): unknown {
   return (JSON.parse(realm.settings) as Record<string, unknown>)[key];
 }
 
 /** The settings JSON with `key` set (or removed when `value` is undefined). */
-export function withRealmSetting(realm: Pick<RealmRow, "settings">, key: string, value: unknown): string {
+export function withRealmSetting(realm: RealmSettingsHolder, key: string, value: unknown): string {
   const settings = JSON.parse(realm.settings) as Record<string, unknown>;
   if (value === undefined) delete settings[key];
   else settings[key] = value;
@@ -17,13 +21,13 @@ export function withRealmSetting(realm: Pick<RealmRow, "settings">, key: string,
 }
 
 /** The channel Notification Bot announces new channels in, if set. */
-export function newChannelAnnouncementsChannelId(realm: Pick<RealmRow, "settings">): number | null {
+export function newChannelAnnouncementsChannelId(realm: RealmSettingsHolder): number | null {
   const id = realmSetting(realm, "new_stream_announcements_stream_id");
   return typeof id === "number" && id > 0 ? id : null;
 }
 
 /** Zulip's realm.enable_read_receipts (FL 137): on unless an administrator turned it off. */
-export function readReceiptsEnabled(realm: Pick<RealmRow, "settings">): boolean {
+export function readReceiptsEnabled(realm: RealmSettingsHolder): boolean {
   return realmSetting(realm, "enable_read_receipts") !== false;
 }
 
@@ -31,7 +35,7 @@ export function readReceiptsEnabled(realm: Pick<RealmRow, "settings">): boolean 
 export const DEFAULT_DIGEST_WEEKDAY = 1;
 
 /** The realm's digest settings (Zulip's defaults: off, Tuesday); actions/notifications/digest.ts. */
-export function digestSettingsOf(realm: Pick<RealmRow, "settings">): { enabled: boolean; weekday: number } {
+export function digestSettingsOf(realm: RealmSettingsHolder): { enabled: boolean; weekday: number } {
   const weekday = realmSetting(realm, "digest_weekday");
   return { enabled: realmSetting(realm, "digest_emails_enabled") === true, weekday: typeof weekday === "number" ? weekday : DEFAULT_DIGEST_WEEKDAY };
 }
@@ -59,23 +63,23 @@ export const REALM_JSON_SETTING_DEFAULTS = {
 export type RealmJsonSetting = keyof typeof REALM_JSON_SETTING_DEFAULTS;
 
 /** A realm's value of one of these settings, its default if never set. */
-export function realmJsonSetting<K extends RealmJsonSetting>(realm: Pick<RealmRow, "settings">, key: K): (typeof REALM_JSON_SETTING_DEFAULTS)[K] extends boolean ? boolean : (typeof REALM_JSON_SETTING_DEFAULTS)[K] extends number ? number : string {
+export function realmJsonSetting<K extends RealmJsonSetting>(realm: RealmSettingsHolder, key: K): (typeof REALM_JSON_SETTING_DEFAULTS)[K] extends boolean ? boolean : (typeof REALM_JSON_SETTING_DEFAULTS)[K] extends number ? number : string {
   const value = realmSetting(realm, key);
   return (value ?? REALM_JSON_SETTING_DEFAULTS[key]) as never;
 }
 
 /** Whether Notification Bot posts notices of channel changes in the channel (FL 434). */
-export function sendsChannelEventMessages(realm: Pick<RealmRow, "settings">): boolean {
+export function sendsChannelEventMessages(realm: RealmSettingsHolder): boolean {
   return realmSetting(realm, "send_channel_events_messages") !== false;
 }
 
 /** Whether message content may reach devices only end-to-end encrypted (FL 409). */
-export function requiresE2eePush(realm: Pick<RealmRow, "settings">): boolean {
+export function requiresE2eePush(realm: RealmSettingsHolder): boolean {
   return realmSetting(realm, "require_e2ee_push_notifications") === true;
 }
 
 /** The realm's stable UUID (register's realm_uuid, FL 466), written at creation or by migration 0022. */
-export function realmUuid(realm: Pick<RealmRow, "settings">): string {
+export function realmUuid(realm: RealmSettingsHolder): string {
   const uuid = realmSetting(realm, "uuid");
   return typeof uuid === "string" ? uuid : "";
 }
