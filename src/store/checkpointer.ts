@@ -20,19 +20,8 @@ import { errorFields, logLine } from "../lib/log.js";
 const CHECKPOINT_INTERVAL_MS = 200;
 /** A minute of checkpoints with nothing to copy, at the interval above. */
 const IDLE_CHECKS = 300;
-/**
- * 160 MB of WAL at 4 KiB pages. At 10,000 (40 MB) it was reached under a steady stream of sends
- * (~170 a second to 100 subscribers write ~7,800 pages between two of the worker's checkpoints, more
- * while one runs), and the commit that crossed it ran the checkpoint itself: commit p99 1.2 → 21
- * ms, a send's p99 26–28 ms one at a time; at 40,000 the worker keeps up, and the send's p99 was
- * 18–20 ms (issue 21, S2; docs/PERFORMANCE.md "Session 9").
- */
-export const FALLBACK_AUTOCHECKPOINT_PAGES = 40_000;
-/**
- * After a burst, the WAL file is cut back to this size when it restarts (PRAGMA
- * journal_size_limit): a steady load stays below it and reuses the file as it is.
- */
-export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+/** 40 MB of WAL at 4 KiB pages: far above what the worker lets accumulate. */
+export const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
 
 /**
  * The worker's whole program (a CommonJS script: `eval` workers take source text). It exits after

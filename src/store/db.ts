@@ -7,7 +7,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql, type KyselyConfig, type Tr
 import type pg from "pg";
 import { resolve } from "node:path";
 import type { DB } from "./schema.js";
-import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES } from "./checkpointer.js";
+import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from "./checkpointer.js";
 import { LongListPlugin } from "./long-lists.js";
 import { WideIntegerPlugin } from "./pg-wide-integers.js";
 import { BatchingPool, type BatchStats } from "./pg-statement-batches.js";
@@ -115,10 +115,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     conn.writeLockFirst = options.writeLockFirst ?? false;
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }), log: options.log, plugins: [new LongListPlugin("sqlite")] });
     const checkpointer = file && options.backgroundCheckpoints ? new Checkpointer(file) : undefined;
-    if (checkpointer) {
-      conn.raw.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-      conn.raw.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-    }
+    if (checkpointer) conn.raw.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
     provideChangeStamps(db, conn.raw);
     return {
       db,

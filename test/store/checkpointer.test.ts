@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { sql } from "kysely";
-import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES } from "../../src/store/checkpointer.js";
+import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from "../../src/store/checkpointer.js";
 import { openStore, transaction } from "../../src/store/db.js";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-checkpointer-"));
@@ -30,7 +30,6 @@ describe("background WAL checkpoints [sqlite]", () => {
     const store = openStore(`sqlite:${file}`, { backgroundCheckpoints: true });
     const raw = store.sqlite!.raw;
     assert.equal(raw.pragma("wal_autocheckpoint", { simple: true }), FALLBACK_AUTOCHECKPOINT_PAGES);
-    assert.equal(raw.pragma("journal_size_limit", { simple: true }), WAL_SIZE_LIMIT_BYTES);
     raw.exec("CREATE TABLE blobs (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
     assert.equal(store.checkpointer?.running, false, "no worker before the first commit");
     await transaction(store, (tx) => sql`SELECT count(*) FROM blobs`.execute(tx.db));
