@@ -93,9 +93,12 @@ async function replaySqlite(url: string, rec: Recording, opts: ReplayOptions, un
   const store = openStore(url);
   try {
     const raw = store.sqlite!.raw;
+    // As the server begins its transactions (store/sqlite.ts writeLockFirst): a deferred one that
+    // reads and then writes fails at once with "database is locked" when the server commits in
+    // between (a background job), instead of waiting for the lock.
     const stmts = rec.queries.map((q) => ({
       sql: q.sql,
-      stmt: raw.prepare(q.sql),
+      stmt: raw.prepare(q.sql === "begin" ? "begin immediate" : q.sql),
       params: q.parameters.map((p) => (p === true ? 1 : p === false ? 0 : p)),
     }));
     let yielded = performance.now();
