@@ -40,6 +40,8 @@ export const SENT_ALONE = sql.raw(" /* sent alone: may be slow */");
 const MAX_BATCH_STATEMENTS = 64;
 /** Text per round trip at most (long IN lists are arrays already: long-lists.ts). */
 const MAX_BATCH_CHARS = 256 * 1024;
+/** Released clients kept for reuse: about the statements in flight at once. */
+const MAX_IDLE_CLIENTS = 64;
 /** Statement texts whose placeholder positions are remembered (the store's texts are few and fixed). */
 const TEXT_CACHE_ENTRIES = 4096;
 
@@ -138,6 +140,9 @@ function literalOf(driver: Driver, value: unknown): string | null {
   if (value instanceof Uint8Array) return null; // sent as binary by the driver
   const text = (driver.utils as { prepareValue: PrepareValue }).prepareValue(value);
   if (typeof text !== "string") return text === null ? "NULL" : null;
+  // The simple protocol sends the text NUL-terminated: a NUL inside a value would cut it short.
+  // Alone, the value goes apart and PostgreSQL refuses it as it always has.
+  if (text.includes("\u0000")) return null;
   return driver.escapeLiteral(text);
 }
 
@@ -150,6 +155,8 @@ export class BatchingPool {
   readonly stats: BatchStats = { statements: 0, roundTrips: 0, retried: 0 };
   private pending: Pending[] = [];
   private scheduled = false;
+  /** Released clients, handed out again (Kysely keeps its connection object per client). */
+  private readonly idle: BatchingClient[] = [];
 
   /**
    * `unreachable`: whether an error means PostgreSQL could not be reached or did not answer
@@ -163,7 +170,9 @@ export class BatchingPool {
   ) {}
 
   connect(): Promise<BatchingClient> {
-    return Promise.resolve(new BatchingClient(this, this.pool));
+    const client = this.idle.pop() ?? new BatchingClient(this, this.pool, this.idle);
+    client.lent = true;
+    return Promise.resolve(client);
   }
 
   end(): Promise<void> {
@@ -172,7 +181,7 @@ export class BatchingPool {
 
   /** One autocommit statement, sent with the others of this turn. */
   query(sql: string, values: unknown[]): Promise<Result> {
-    const inlined = !READS.test(sql) ? null : values.length === 0 ? (parseTemplate(sql) ? sql : null) : inlineParameters(this.driver, sql, values);
+    const inlined = READS.test(sql) ? inlineParameters(this.driver, sql, values) : null;
     if (inlined === null) return this.alone(sql, values);
     return new Promise((resolve, reject) => {
       this.pending.push({ sql, values, inlined, resolve, reject });
@@ -217,8 +226,8 @@ export class BatchingPool {
     this.stats.roundTrips++;
     let results: Result[];
     try {
-      const answer = (await this.pool.query(batch.map((p) => p.inlined).join(";\n"))) as unknown as Result[];
-      results = answer;
+      // Two or more statements in one simple query: the driver answers with one result each.
+      results = (await this.pool.query(batch.map((p) => p.inlined).join(";\n"))) as unknown as Result[];
     } catch (err) {
       if (this.unreachable(err)) {
         for (const p of batch) p.reject(err);
@@ -229,11 +238,6 @@ export class BatchingPool {
       for (const p of batch) this.alone(p.sql, p.values).then(p.resolve, p.reject);
       return;
     }
-    if (!Array.isArray(results) || results.length !== batch.length) {
-      const err = new Error(`a batch of ${batch.length} statements returned ${Array.isArray(results) ? results.length : 1} results`);
-      for (const p of batch) p.reject(err);
-      return;
-    }
     batch.forEach((p, k) => p.resolve(results[k]));
   }
 }
@@ -241,10 +245,13 @@ export class BatchingPool {
 /** One Kysely connection: batched autocommit statements, or a transaction's own pooled connection. */
 class BatchingClient {
   private own: pg.PoolClient | null = null;
+  /** Handed out by connect() and not yet released: never in the idle list twice. */
+  lent = false;
 
   constructor(
     private readonly batches: BatchingPool,
     private readonly pool: pg.Pool,
+    private readonly idle: BatchingClient[],
   ) {}
 
   async query(sql: string, values: unknown[] = []): Promise<Result> {
@@ -260,5 +267,8 @@ class BatchingClient {
     const own = this.own;
     this.own = null;
     own?.release(err);
+    if (!this.lent) return;
+    this.lent = false;
+    if (this.idle.length < MAX_IDLE_CLIENTS) this.idle.push(this);
   }
 }

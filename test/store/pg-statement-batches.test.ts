@@ -30,6 +30,8 @@ describe("writing parameters into statement texts", () => {
     [`select 'it''s $1', $1`, [5], `select 'it''s $1', '5'`],
     // What the rewriting does not handle goes alone.
     ["select $1", [Buffer.from("x")], null],
+    ["select $1", ["a\u0000b"], null],
+    ["select $1", [["a\u0000b"]], null],
     ["select $2", [1], null],
     ["select $1 -- comment", [1], null],
     ["select $1 /* comment */", [1], null],
@@ -74,6 +76,17 @@ describe("a batch that fails (a pool standing in for PostgreSQL)", () => {
     );
     assert.deepEqual(pool.calls, ["select 1;\nselect 2;\nselect 3", "select 1", "select 2", "select 3"]);
     assert.deepEqual(batches.stats, { statements: 6, roundTrips: 4, retried: 1 });
+  });
+
+  it("hands a released client out again, never to two holders at once", async () => {
+    const batches = new BatchingPool(fakePool(() => null) as never, pg, unreachable);
+    const first = await batches.connect();
+    first.release();
+    first.release(); // a second release must not put it in the idle list twice
+    const again = await batches.connect();
+    const other = await batches.connect();
+    assert.equal(again, first);
+    assert.notEqual(other, first);
   });
 
   it("fails every statement at once with the same error when PostgreSQL cannot be reached", async () => {
@@ -167,6 +180,14 @@ describe("statements batched on PostgreSQL", { skip: postgres ? false : "TEST_DA
     );
     assert.equal(statements, 3);
     assert.equal(roundTrips, 2, "the slow read alone, the two cheap ones together");
+  });
+
+  it("sends a value holding a NUL alone: PostgreSQL refuses it, its neighbour is answered", async () => {
+    const db = t.store.db;
+    const [nul, fine] = await Promise.allSettled([sql`SELECT ${"a\u0000b"}::text AS v`.execute(db), sql<{ n: number }>`SELECT 7 AS n`.execute(db)]);
+    assert.equal(nul.status, "rejected");
+    assert.match(String((nul as PromiseRejectedResult).reason), /0x00/);
+    assert.equal(fine.status === "fulfilled" && fine.value.rows[0].n, 7);
   });
 
   it("sends writes alone, once each", async () => {
