@@ -29,6 +29,7 @@
  */
 import type Database from "better-sqlite3";
 import type { Tx } from "./db.js";
+import type { SqliteConnection } from "./sqlite.js";
 
 export interface ChangeStamp {
   dataVersion: number;
@@ -50,21 +51,19 @@ interface Reader {
 
 class StampReader implements Reader {
   private readonly dataVersion: Database.Statement;
-  private readonly totalChanges: Database.Statement;
 
-  constructor(private readonly raw: Database.Database) {
-    this.dataVersion = raw.prepare("PRAGMA data_version").pluck();
-    this.totalChanges = raw.prepare("SELECT total_changes()").pluck();
+  constructor(private readonly conn: SqliteConnection) {
+    this.dataVersion = conn.raw.prepare("PRAGMA data_version").pluck();
   }
 
   /** Whether a stamp means anything now: the connection is open and no transaction is. */
   usable(): boolean {
-    return this.raw.open && !this.raw.inTransaction;
+    return this.conn.raw.open && !this.conn.raw.inTransaction;
   }
 
   read(): ChangeStamp | null {
     if (!this.usable()) return null;
-    return { dataVersion: this.dataVersion.get() as number, changes: this.totalChanges.get() as number };
+    return { dataVersion: this.dataVersion.get() as number, changes: this.conn.totalChanges() };
   }
 }
 
@@ -79,8 +78,8 @@ const POOL_READER: Reader = { usable: () => true, read: () => null };
 const readers = new WeakMap<object, Reader>();
 
 /** Called by openStore for a SQLite store's root Kysely instance and its connection. */
-export function provideChangeStamps(db: object, raw: Database.Database): void {
-  readers.set(db, new StampReader(raw));
+export function provideChangeStamps(db: object, conn: SqliteConnection): void {
+  readers.set(db, new StampReader(conn));
 }
 
 /** Called by openStore for a PostgreSQL store's root Kysely instance. */

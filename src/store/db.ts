@@ -116,7 +116,7 @@ export function openStore(url: string, options: StoreOptions = {}): Store {
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }), log: options.log, plugins: [new LongListPlugin("sqlite")] });
     const checkpointer = file && options.backgroundCheckpoints ? new Checkpointer(file) : undefined;
     if (checkpointer) conn.raw.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-    provideChangeStamps(db, conn.raw);
+    provideChangeStamps(db, conn);
     return {
       db,
       dialect: "sqlite",
@@ -204,7 +204,7 @@ export async function transaction<T>(store: Store, fn: (tx: Tx) => Promise<T>): 
   // In a cluster on SQLite, the turn comes first: waiting for it blocks nothing (write-gate.ts).
   const release = store.writeGate ? await store.writeGate.acquire() : null;
   // Only a transaction that wrote rows gives the WAL checkpointer anything to copy: a read-only
-  // one (a scheduler's claim that found nothing) must not start its thread (7 MB) for a minute.
+  // one must not start its thread (a V8 isolate, ~7 MB) for a minute.
   const watched = store.checkpointer ? store.sqlite : undefined;
   const changesBefore = watched?.totalChanges();
   let result: T;
