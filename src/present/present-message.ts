@@ -4,6 +4,7 @@ import { INACCESSIBLE_USER_AVATAR_PATH, avatarUrl } from "../lib/avatar-urls.js"
 import { inaccessibleUserEmail } from "./present-user.js";
 import { INACCESSIBLE_USER_NAME } from "../policy/user-access.js";
 import { displayTopic } from "../lib/topics.js";
+import type { NewMessageEdit } from "../store/edits.js";
 import { MESSAGE_TYPE, type MessageRow, type UserRow } from "../store/types.js";
 
 
@@ -14,16 +15,8 @@ export interface DisplayRecipientUser {
   is_mirror_dummy: boolean;
 }
 
-export interface EditRow {
-  user_id: number | null;
-  timestamp: number;
-  prev_content: string | null;
-  prev_rendered_content: string | null;
-  prev_topic: string | null;
-  topic: string | null;
-  prev_channel_id: number | null;
-  channel_id: number | null;
-}
+/** An edit-history row as the message object's edit_history is built from it. */
+export type EditRow = Omit<NewMessageEdit, "message_id">;
 
 export interface MessageExtras {
   sender: UserRow;
