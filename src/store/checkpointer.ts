@@ -17,9 +17,19 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { errorFields, logLine } from "../lib/log.js";
 
-const CHECKPOINT_INTERVAL_MS = 200;
+/**
+ * Short enough that the WAL never nears the fallback between two checkpoints. At 200 ms, sends to
+ * 100 subscribers one after another (~45 per 200 ms, ~230 pages each) grew it by ~9,000 pages per
+ * interval, and a checkpoint that overlapped new commits could not restart it: every ~2 s it
+ * crossed FALLBACK_AUTOCHECKPOINT_PAGES and a commit on the request thread copied ~10,000 pages
+ * (20–38 ms). Measured over HTTP, one send at a time on the 1M-message store, 2,000 sends, two
+ * runs each: p99 28 / 29 ms at 200 ms, 19 / 18 ms at 50 ms; throughput at 4 connections within
+ * the runs' spread (190–202 vs 199–203 sends/s). A check with nothing new to copy costs
+ * microseconds and no I/O (docs/PERFORMANCE.md, session 10).
+ */
+const CHECKPOINT_INTERVAL_MS = 50;
 /** A minute of checkpoints with nothing to copy, at the interval above. */
-const IDLE_CHECKS = 300;
+const IDLE_CHECKS = 1200;
 /** 40 MB of WAL at 4 KiB pages: far above what the worker lets accumulate. */
 export const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
 

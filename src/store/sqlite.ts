@@ -131,5 +131,14 @@ export function openSqlite(path: string, image?: Buffer): SqliteConnection {
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");
   db.pragma("busy_timeout = 5000");
+  // Statement journals in memory. A statement that writes several rows inside a transaction keeps
+  // the pages it changes in a statement journal, so that it alone can be undone; past 64 KiB SQLite
+  // spills that journal to a temporary file. A send writes ~200 user_messages pages in one INSERT
+  // (~800 KiB): each send wrote and deleted such a file, a send's p50 was ~9% higher and the
+  // throughput of sends at 4 connections ~8% lower (session 10, docs/PERFORMANCE.md). The journal
+  // lives only while its statement runs. This also keeps temporary tables and indices (GROUP BY,
+  // DISTINCT, materialised subqueries) in memory, bounded by the result of the query; the sorter of
+  // large ORDER BY and CREATE INDEX still spills to files past the page cache.
+  db.pragma("temp_store = MEMORY");
   return new SqliteConnection(db);
 }

@@ -30,6 +30,8 @@ describe("background WAL checkpoints [sqlite]", () => {
     const store = openStore(`sqlite:${file}`, { backgroundCheckpoints: true });
     const raw = store.sqlite!.raw;
     assert.equal(raw.pragma("wal_autocheckpoint", { simple: true }), FALLBACK_AUTOCHECKPOINT_PAGES);
+    // Statement journals (a send's 100-row INSERT) stay in memory instead of a temporary file (sqlite.ts).
+    assert.equal(raw.pragma("temp_store", { simple: true }), 2, "temp_store = MEMORY");
     raw.exec("CREATE TABLE blobs (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
     assert.equal(store.checkpointer?.running, false, "no worker before the first commit");
     await transaction(store, (tx) => sql`SELECT count(*) FROM blobs`.execute(tx.db));
