@@ -9,13 +9,14 @@
  * or realm setting take effect at once. The rows handed out are copies, so a caller that changes
  * its copy cannot change what the next request gets.
  *
- * On SQLite even that read is skipped while the store's change stamp (change-stamp.ts) is what it
- * was when this key was last checked: no row of any table has changed since, in this process or
- * any other, so the rows checked then are still current (issue 21: about a fifth of a small
- * request's CPU). On PostgreSQL the same statement returns its snapshot, the request's stamp there.
+ * On SQLite even that read is skipped while no users or realms row has changed since this key was
+ * last checked, in this process or any other (change-stamp.ts `sameAccounts`, accounts-watch.ts),
+ * so the rows checked then are still current (issue 21: about a fifth of a small request's CPU;
+ * writes to other tables, such as a message sent, no longer bring the statement back). On
+ * PostgreSQL the same statement returns its snapshot, the request's stamp there.
  */
 import { sql } from "kysely";
-import { changeStamp, sameStamp, snapshotStamp, type ChangeStamp } from "./change-stamp.js";
+import { changeStamp, sameAccounts, snapshotStamp, type ChangeStamp } from "./change-stamp.js";
 import type { Tx } from "./db.js";
 import { prepared } from "./prepared.js";
 import type { RealmRow, UserRow } from "./types.js";
@@ -119,7 +120,8 @@ export async function getUserAndRealmByApiKey(tx: Tx, apiKey: string): Promise<{
   // Taken before the versions are read (change-stamp.ts): a change in between moves the stamp.
   const stamp = changeStamp(tx);
   const checked = cache.byKey.get(apiKey);
-  if (checked && sameStamp(checked.stamp, stamp)) return { user: { ...checked.user }, realm: { ...checked.realm }, stamp };
+  // Messages and other rows may have changed since: only account rows matter here.
+  if (checked && sameAccounts(tx, checked.stamp, stamp)) return { user: { ...checked.user }, realm: { ...checked.realm }, stamp };
   // A transaction's handle has `root`: its snapshot could include its own uncommitted writes.
   const pooled = tx.dialect === "postgres" && !tx.root;
   const [v] = pooled ? await versionsWithSnapshot(tx, { apiKey }) : await versionsByApiKey(tx, { apiKey });

@@ -30,10 +30,13 @@
 import type Database from "better-sqlite3";
 import type { Tx } from "./db.js";
 import type { SqliteConnection } from "./sqlite.js";
+import { AccountsWatch } from "./accounts-watch.js";
 
 export interface ChangeStamp {
   dataVersion: number;
   changes: number;
+  /** SQLite: this connection's changes to account rows (accounts-watch.ts); none before the tables exist. */
+  accounts?: number;
   /** PostgreSQL: the statement's snapshot as text (`xmin:xmax:xip,…`); SQLite: none. */
   snapshot?: string;
 }
@@ -47,13 +50,21 @@ interface Reader {
   /** Whether an earlier stamp may vouch for reads through this handle now. */
   usable(): boolean;
   read(): ChangeStamp | null;
+  /** Whether stamps' `accounts` counts still mean what they say (SQLite). */
+  accountsIntact?(): boolean;
 }
 
 class StampReader implements Reader {
   private readonly dataVersion: Database.Statement;
+  private readonly accounts: AccountsWatch;
 
   constructor(private readonly conn: SqliteConnection) {
     this.dataVersion = conn.raw.prepare("PRAGMA data_version").pluck();
+    this.accounts = new AccountsWatch(conn.raw);
+  }
+
+  accountsIntact(): boolean {
+    return this.usable() && this.accounts.intact();
   }
 
   /** Whether a stamp means anything now: the connection is open and no transaction is. */
@@ -63,7 +74,7 @@ class StampReader implements Reader {
 
   read(): ChangeStamp | null {
     if (!this.usable()) return null;
-    return { dataVersion: this.dataVersion.get() as number, changes: this.conn.totalChanges() };
+    return { dataVersion: this.dataVersion.get() as number, changes: this.conn.totalChanges(), accounts: this.accounts.current() };
   }
 }
 
@@ -94,6 +105,18 @@ export function changeStamp(tx: Tx): ChangeStamp | null {
 
 export function sameStamp(a: ChangeStamp | null | undefined, b: ChangeStamp | null): boolean {
   return !!a && !!b && a.dataVersion === b.dataVersion && a.changes === b.changes && a.snapshot === b.snapshot;
+}
+
+/**
+ * Whether no `users` or `realms` row can have changed between two stamps of the store behind `tx`,
+ * though other rows may have (SQLite: no other connection committed, and this one's account-row
+ * count is unchanged; accounts-watch.ts). Authentication's memo uses it, so that a server busy
+ * with messages still authenticates without a statement.
+ */
+export function sameAccounts(tx: Tx, a: ChangeStamp | null | undefined, b: ChangeStamp | null): boolean {
+  if (sameStamp(a, b)) return true;
+  if (!a || !b || a.accounts === undefined || a.accounts !== b.accounts || a.dataVersion !== b.dataVersion) return false;
+  return readers.get(tx.db)?.accountsIntact?.() ?? false;
 }
 
 /** Entries a memo keeps before it starts again (one per user at most for the memos below). */
