@@ -1,10 +1,8 @@
 /** SQL for messages and per-user message rows (Zulip's Message and UserMessage). */
 import { sql } from "kysely";
+import { insertRows } from "./bulk-insert.js";
 import type { Tx } from "./db.js";
 import type { MessageRow, NewMessage } from "./types.js";
-
-/** Rows per bulk INSERT, well under SQLite's bound-parameter limit. */
-const BULK_CHUNK = 2000;
 
 export async function insertMessage(tx: Tx, message: NewMessage): Promise<number> {
   const row = await tx.db.insertInto("messages").values(message).returning("id").executeTakeFirstOrThrow();
@@ -34,9 +32,7 @@ export async function unindexMessage(tx: Tx, id: number, old: { subject: string;
 }
 
 export async function insertUserMessages(tx: Tx, rows: ReadonlyArray<{ user_id: number; message_id: number; flags: number }>): Promise<void> {
-  for (let i = 0; i < rows.length; i += BULK_CHUNK) {
-    await tx.db.insertInto("user_messages").values(rows.slice(i, i + BULK_CHUNK)).execute();
-  }
+  await insertRows(tx, "user_messages", ["user_id", "message_id", "flags"], rows);
 }
 
 export async function getMessageById(tx: Tx, realmId: number, id: number): Promise<MessageRow | undefined> {

@@ -26,7 +26,8 @@ type Args = Record<string, unknown>;
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
-const wideInteger = (v: unknown) => typeof v === "number" && (v < INT32_MIN || v > INT32_MAX);
+/** Outside PostgreSQL's INTEGER: such values go through the builder, where pg-wide-integers.ts sees them. */
+export const wideInteger = (v: unknown) => typeof v === "number" && (v < INT32_MIN || v > INT32_MAX);
 type ArgMarker<A extends Args> = <K extends keyof A & string>(name: K) => A[K];
 
 export type PreparedQuery<A extends Args, R> = (tx: Tx, args: A) => Promise<R[]>;

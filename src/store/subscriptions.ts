@@ -131,14 +131,27 @@ export async function getSubscriberIdsByRecipient(tx: Tx, recipientIds: readonly
   return out;
 }
 
+/**
+ * Past this many users, their rows are picked out of all the recipient's rows instead of named in
+ * an IN list: a send asks for every recipient's row, and building and compiling an IN list of
+ * hundreds of ids cost more than reading the channel's rows (issue 21, S12).
+ */
+const WHOLE_RECIPIENT_FROM = 64;
+
+const subscriptionRowsOf = prepared<{ recipientId: number }, SubscriptionRow>((db, arg) =>
+  db.selectFrom("subscriptions").selectAll().where("recipient_id", "=", arg("recipientId")),
+);
+
 /** The subscription rows (active or not) of these users to one recipient. */
 export async function getSubscriptionRows(tx: Tx, recipientId: number, userIds: readonly number[]): Promise<SubscriptionRow[]> {
   if (userIds.length === 0) return [];
+  const wanted = new Set(userIds);
+  if (wanted.size >= WHOLE_RECIPIENT_FROM) return (await subscriptionRowsOf(tx, { recipientId })).filter((row) => wanted.has(row.user_id));
   return tx.db
     .selectFrom("subscriptions")
     .selectAll()
     .where("recipient_id", "=", recipientId)
-    .where("user_id", "in", [...new Set(userIds)])
+    .where("user_id", "in", [...wanted])
     .execute();
 }
 
