@@ -15,7 +15,12 @@ import { stateFromRegister, type ClientState } from "./state/client-state";
 import { createStore, useStore, type Store } from "./state/store";
 import type { ServerEvent } from "./state/types";
 
-type EventListener = (events: ServerEvent[]) => void;
+/**
+ * Hears each batch of events once they are applied. `statesAfter[i]` is the state just after
+ * `events[i]`: a listener that judges an event by the state (the desktop notifier) must not see
+ * what later events of the same poll changed, or a batch's order would decide its answer.
+ */
+type EventListener = (events: ServerEvent[], statesAfter: readonly ClientState[]) => void;
 
 export class Session {
   readonly api: ApiClient;
@@ -36,8 +41,13 @@ export class Session {
     this.loop = new EventLoop(this.api, {
       onRegister: (response) => this.state.set(stateFromRegister(response)),
       onEvents: (events) => {
-        this.state.set((state) => (state ? events.reduce((s, e) => applyEvent(s, e), state) : state));
-        for (const listener of [...this.listeners]) listener(events);
+        const statesAfter: ClientState[] = [];
+        this.state.set((state) => {
+          if (!state) return state;
+          for (const event of events) statesAfter.push((state = applyEvent(state, event)));
+          return state;
+        });
+        for (const listener of [...this.listeners]) listener(events, statesAfter);
       },
       onStatus: (status) => {
         this.status.set(status);
@@ -50,7 +60,7 @@ export class Session {
     // Typing indicators expire on their own (spec 4.1 rule 4), so a timer sweeps them.
     this.typingTimer = setInterval(() => this.state.set((s) => (s ? expireTyping(s, Date.now()) : s)), 1000);
     await this.loop.start();
-    this.stopNotifier = startDesktopNotifier({ state: () => this.state.get(), onEvents: (listener) => this.onEvents(listener) });
+    this.stopNotifier = startDesktopNotifier({ onEvents: (listener) => this.onEvents(listener) });
     this.stopPresence = startPresenceReporter({
       api: this.api,
       presence: () => this.state.get()?.presence ?? null,

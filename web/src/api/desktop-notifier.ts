@@ -12,8 +12,8 @@ import type { Message, ServerEvent } from "../state/types";
 import { dmKeyOfMessage } from "../state/unread";
 
 export interface NotifierHost {
-  state(): ClientState | null;
-  onEvents(listener: (events: ServerEvent[]) => void): () => void;
+  /** Each batch of events with the state just after each of them (session.tsx). */
+  onEvents(listener: (events: ServerEvent[], statesAfter: readonly ClientState[]) => void): () => void;
 }
 
 /** The browser's Notification constructor, when there is one. */
@@ -59,13 +59,14 @@ export function showMessageNotification(state: ClientState, message: Message, fl
 
 /** Listens for message events; returns the function that stops listening. */
 export function startDesktopNotifier(host: NotifierHost): () => void {
-  return host.onEvents((events) => {
-    const state = host.state();
-    if (!state) return;
-    for (const event of events) {
-      if (event.type !== "message") continue;
+  return host.onEvents((events, statesAfter) => {
+    events.forEach((event, i) => {
+      // The state as of this message: a later event of the same poll (the topic followed because
+      // of the next message's mention, a setting turned on) must not decide this one.
+      const state = statesAfter[i];
+      if (event.type !== "message" || !state) return;
       const message = event.message as Message;
       showMessageNotification(state, message, (event.flags as string[] | undefined) ?? message.flags ?? []);
-    }
+    });
   });
 }
