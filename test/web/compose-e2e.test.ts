@@ -88,6 +88,11 @@ describe("the compose box of the web client", { skip: chromiumPath ? false : "ch
     await box.pressSequentially("see #eng");
     await list.getByRole("option", { name: "#engineering" }).waitFor({ timeout: TIMEOUT });
     await box.press("Enter");
+    // The channel is in and its list closed before the next token starts: otherwise the option
+    // waited for below could be the closing list's, and `>` would then be typed as a character
+    // (a random failure under the suite's load).
+    await waitForCompose(alice, "Hey @**Bob Member** and @_**Alice Admin** and @*backend* see #**engineering** ");
+    await list.waitFor({ state: "detached", timeout: TIMEOUT });
     // `>` accepts a channel and goes on to its topics (as in Zulip).
     await box.pressSequentially("or #en");
     await list.getByRole("option", { name: "#engineering" }).waitFor({ timeout: TIMEOUT });
