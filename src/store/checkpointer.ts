@@ -29,7 +29,7 @@ import { errorFields, logLine } from "../lib/log.js";
  */
 const CHECKPOINT_INTERVAL_MS = 50;
 /** A minute of checkpoints with nothing to copy, at the interval above. */
-const IDLE_CHECKS = 1200;
+const IDLE_CHECKS = 60_000 / CHECKPOINT_INTERVAL_MS;
 /** 40 MB of WAL at 4 KiB pages: far above what the worker lets accumulate. */
 export const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
 
